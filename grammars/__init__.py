@@ -1,0 +1,132 @@
+"""One folder per language: which files it covers, which grammar wheel parses it, and
+its tree-sitter queries (`tags.scm`, `imports.scm`) as data loaded from disk.
+
+Adding a language touches only this package. Grammars come from wheels that ship
+compiled parsers; nothing is fetched at run time (DESIGN.md decision 1).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+__all__ = ["LanguageSpec", "Registry", "GrammarUnavailable"]
+
+_HERE = Path(__file__).resolve().parent
+
+DOC_STYLES = ("docstring", "preceding_comments")
+
+
+class GrammarUnavailable(RuntimeError):
+    """The grammar wheel for a language is missing or failed to load."""
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    name: str
+    extensions: tuple[str, ...]
+    filenames: tuple[str, ...]
+    shebangs: tuple[str, ...]
+    package: str
+    function: str
+    distribution: str
+    doc_style: str
+    comment_types: tuple[str, ...]
+    wrappers: tuple[str, ...]
+    qualify_with_module: bool
+    folder: Path = field(compare=False)
+
+    def query_text(self, purpose: str) -> str:
+        """The text of `<purpose>.scm`, or "" when the language has none."""
+        path = self.folder / f"{purpose}.scm"
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+    def load(self):
+        """The tree_sitter.Language for this spec; GrammarUnavailable when it can't load."""
+        import tree_sitter
+
+        try:
+            module = importlib.import_module(self.package)
+            return tree_sitter.Language(getattr(module, self.function)())
+        except Exception as exc:  # any failure of a third-party wheel means "unavailable"
+            raise GrammarUnavailable(
+                f"{self.name}: grammar package {self.distribution!r} unavailable ({exc})"
+            ) from exc
+
+
+def _read_spec(folder: Path) -> LanguageSpec:
+    data = tomllib.loads((folder / "language.toml").read_text(encoding="utf-8"))
+    doc_style = data.get("doc_style", "preceding_comments")
+    if doc_style not in DOC_STYLES:
+        raise ValueError(f"{folder}/language.toml: doc_style must be one of {DOC_STYLES}")
+    return LanguageSpec(
+        name=data.get("name", folder.name),
+        extensions=tuple(e.lower() for e in data.get("extensions", ())),
+        filenames=tuple(data.get("filenames", ())),
+        shebangs=tuple(data.get("shebangs", ())),
+        package=data["package"],
+        function=data.get("function", "language"),
+        distribution=data.get("distribution", data["package"].replace("_", "-")),
+        doc_style=doc_style,
+        comment_types=tuple(data.get("comment_types", ("comment",))),
+        wrappers=tuple(data.get("wrappers", ())),
+        qualify_with_module=bool(data.get("qualify_with_module", False)),
+        folder=folder,
+    )
+
+
+class Registry:
+    """Every language folder under this package, and which file names map to which."""
+
+    def __init__(self, root: Path = _HERE):
+        self.languages: dict[str, LanguageSpec] = {}
+        for toml in sorted(root.glob("*/language.toml")):
+            spec = _read_spec(toml.parent)
+            self.languages[spec.name] = spec
+        self._by_ext: dict[str, LanguageSpec] = {}
+        self._by_name: dict[str, LanguageSpec] = {}
+        self._by_interpreter: dict[str, LanguageSpec] = {}
+        for spec in self.languages.values():
+            self._by_ext.update((ext, spec) for ext in spec.extensions)
+            self._by_name.update((name, spec) for name in spec.filenames)
+            self._by_interpreter.update((name, spec) for name in spec.shebangs)
+
+    def for_path(self, rel_path: str, first_line: bytes = b"") -> LanguageSpec | None:
+        """The language of a file by exact name, then extension, then `#!` line."""
+        pure = PurePosixPath(rel_path)
+        spec = self._by_name.get(pure.name)
+        if spec is None:
+            suffixes = pure.suffixes
+            # ".d.ts" and friends: try the longest compound suffix first.
+            for i in range(len(suffixes)):
+                spec = self._by_ext.get("".join(suffixes[i:]).lower())
+                if spec:
+                    break
+        if spec is None and first_line.startswith(b"#!"):
+            spec = self._by_interpreter.get(_interpreter(first_line))
+        return spec
+
+    def needs_first_line(self, rel_path: str) -> bool:
+        """True when only a `#!` line could tell this file's language."""
+        return "." not in PurePosixPath(rel_path).name and bool(self._by_interpreter)
+
+
+def _interpreter(first_line: bytes) -> str:
+    words = first_line[2:].decode("utf-8", "replace").split()
+    if not words:
+        return ""
+    name = words[0].rsplit("/", 1)[-1]
+    if name == "env" and len(words) > 1:
+        name = next((w for w in words[1:] if not w.startswith("-")), "")
+    # python3.11 -> python3 -> python
+    while name and name not in ("",) and name[-1] in "0123456789.":
+        name = name[:-1]
+    return name
+
+
+if __name__ == "__main__":  # pragma: no cover - a quick listing for people
+    for spec in Registry().languages.values():
+        sys.stderr.write(f"{spec.name}: {', '.join(spec.extensions + spec.filenames)}\n")

@@ -1,0 +1,236 @@
+"""Symbols, references and imports out of one file's bytes, driven by the
+language's `tags.scm` / `imports.scm` (tree-sitter capture conventions:
+`@definition.<kind>` + `@name`, `@reference.<kind>` + `@name`, `@import.path`).
+
+Nesting, qualified names and doc comments are worked out here the same way for
+every language, so a language folder holds only data.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import sys
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from grammars import GrammarUnavailable, LanguageSpec
+
+CONTAINER_KINDS = frozenset({"class", "struct", "interface", "enum", "impl", "module", "trait"})
+MAX_SIGNATURE = 240
+MAX_DOC = 2000
+
+
+@dataclass(slots=True)
+class Symbol:
+    name: str
+    qualname: str
+    kind: str
+    start_line: int
+    end_line: int
+    signature: str
+    doc: str
+    parent: int | None  # index into Extraction.symbols
+    start_byte: int = 0
+    end_byte: int = 0
+
+
+@dataclass(slots=True)
+class Reference:
+    name: str
+    kind: str
+    line: int
+    scope: int | None  # innermost enclosing symbol index, None = file level
+
+
+@dataclass(slots=True)
+class Import:
+    path: str
+    line: int
+
+
+@dataclass
+class Extraction:
+    symbols: list[Symbol] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+    module_doc: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def _end_line(node) -> int:
+    row, col = node.end_point
+    return row if col == 0 and row > node.start_point.row else row + 1
+
+
+def _clean_comment(text: str) -> str:
+    lines = []
+    for line in text.splitlines():
+        line = line.strip()
+        line = re.sub(r"^(///?|//!|/\*\*?|\*/|\*|#+|--+|;+|'''|\"\"\")\s?", "", line)
+        line = re.sub(r"\s*\*/$", "", line)
+        lines.append(line)
+    return "\n".join(lines).strip()
+
+
+def _docstring(node, source: bytes) -> str:
+    body = node.child_by_field_name("body")
+    target = body if body is not None else node
+    for child in target.named_children:
+        if child.type == "comment":
+            continue
+        if child.type == "expression_statement" and child.named_children:
+            string = child.named_children[0]
+            if string.type in ("string", "concatenated_string"):
+                raw = source[string.start_byte : string.end_byte].decode("utf-8", "replace")
+                raw = re.sub(r"^[rRuUbBfF]*('''|\"\"\"|'|\")", "", raw)
+                raw = re.sub(r"('''|\"\"\"|'|\")$", "", raw)
+                return inspect.cleandoc(raw)[:MAX_DOC]
+        return ""
+    return ""
+
+
+def _preceding_comments(node, source: bytes, comment_types: tuple[str, ...]) -> str:
+    parts = []
+    line = node.start_point.row
+    sibling = node.prev_sibling
+    while sibling is not None and sibling.type in comment_types and sibling.end_point.row >= line - 1:
+        parts.append(source[sibling.start_byte : sibling.end_byte].decode("utf-8", "replace"))
+        line = sibling.start_point.row
+        sibling = sibling.prev_sibling
+    return _clean_comment("\n".join(reversed(parts)))[:MAX_DOC]
+
+
+def _signature(node, source: bytes) -> str:
+    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None and body.start_byte > node.start_byte else node.end_byte
+    text = source[node.start_byte : end].decode("utf-8", "replace")
+    text = text.split("\n", 1)[0] if body is None else text
+    return " ".join(text.split()).rstrip(" {:")[:MAX_SIGNATURE]
+
+
+class Extractor:
+    """Parsers and compiled queries per language, made once per process."""
+
+    def __init__(self):
+        self._loaded: dict[str, tuple] = {}
+        self._failed: dict[str, str] = {}
+
+    def available(self, spec: LanguageSpec) -> bool:
+        return self._load(spec) is not None
+
+    @property
+    def failures(self) -> dict[str, str]:
+        return dict(self._failed)
+
+    def _load(self, spec: LanguageSpec):
+        if spec.name in self._loaded:
+            return self._loaded[spec.name]
+        if spec.name in self._failed:
+            return None
+        import tree_sitter
+
+        try:
+            language = spec.load()
+            tags = tree_sitter.Query(language, spec.query_text("tags") or "")
+            imports_text = spec.query_text("imports")
+            imports = tree_sitter.Query(language, imports_text) if imports_text.strip() else None
+        except (GrammarUnavailable, tree_sitter.QueryError, ValueError) as exc:
+            self._failed[spec.name] = str(exc)
+            sys.stderr.write(f"repo-graph: warning: skipping {spec.name} files: {exc}\n")
+            return None
+        loaded = (tree_sitter.Parser(language), tags, imports)
+        self._loaded[spec.name] = loaded
+        return loaded
+
+    def extract(self, spec: LanguageSpec, source: bytes) -> Extraction | None:
+        loaded = self._load(spec)
+        if loaded is None:
+            return None
+        import tree_sitter
+
+        parser, tags, imports = loaded
+        tree = parser.parse(source)
+        out = Extraction()
+        if tree.root_node.has_error:
+            out.warnings.append("syntax errors: symbols are partial")
+        if spec.doc_style == "docstring":
+            out.module_doc = _docstring(tree.root_node, source)
+
+        defs: dict[int, tuple] = {}
+        refs = []
+        for _, captures in tree_sitter.QueryCursor(tags).matches(tree.root_node):
+            names = captures.get("name")
+            if not names:
+                continue
+            for capture, nodes in captures.items():
+                kind_prefix, _, kind = capture.partition(".")
+                if kind_prefix == "definition" and nodes[0].id not in defs:
+                    receiver = captures.get("receiver")
+                    defs[nodes[0].id] = (nodes[0], names[0], kind, receiver[0] if receiver else None)
+                elif kind_prefix == "reference":
+                    refs.append((names[0], kind or "reference"))
+
+        ordered = sorted(defs.values(), key=lambda d: (d[0].start_byte, -d[0].end_byte))
+        stack: list[int] = []
+        seen_qualnames: dict[str, int] = {}
+        for node, name_node, kind, receiver in ordered:
+            while stack and out.symbols[stack[-1]].end_byte < node.end_byte:
+                stack.pop()
+            parent = stack[-1] if stack else None
+            name = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
+            if receiver is not None:
+                prefix = source[receiver.start_byte : receiver.end_byte].decode("utf-8", "replace")
+                qualname = f"{prefix.lstrip('*&')}.{name}"
+            elif parent is not None:
+                qualname = f"{out.symbols[parent].qualname}.{name}"
+            else:
+                qualname = name
+            if kind == "function" and (receiver is not None or (parent is not None and out.symbols[parent].kind in CONTAINER_KINDS)):
+                kind = "method"
+            count = seen_qualnames.get(qualname, 0) + 1
+            seen_qualnames[qualname] = count
+            if count > 1:
+                qualname = f"{qualname}~{count}"  # overloads, redefinitions: ids stay unique
+            outer = node
+            while outer.parent is not None and outer.parent.type in spec.wrappers:
+                outer = outer.parent
+            if spec.doc_style == "docstring":
+                doc = _docstring(node, source)
+            else:
+                doc = _preceding_comments(outer, source, spec.comment_types)
+            out.symbols.append(
+                Symbol(
+                    name=name,
+                    qualname=qualname,
+                    kind=kind,
+                    start_line=outer.start_point.row + 1,
+                    end_line=_end_line(outer),
+                    signature=_signature(node, source),
+                    doc=doc,
+                    parent=parent,
+                    start_byte=outer.start_byte,
+                    end_byte=outer.end_byte,
+                )
+            )
+            stack.append(len(out.symbols) - 1)
+
+        starts = [s.start_byte for s in out.symbols]
+        for name_node, kind in refs:
+            offset = name_node.start_byte
+            scope = None
+            i = bisect_right(starts, offset) - 1
+            while i >= 0:
+                if out.symbols[i].end_byte >= offset:
+                    scope = i
+                    break
+                i = out.symbols[i].parent if out.symbols[i].parent is not None else -1
+            name = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
+            out.references.append(Reference(name, kind, name_node.start_point.row + 1, scope))
+
+        if imports is not None:
+            for _, captures in tree_sitter.QueryCursor(imports).matches(tree.root_node):
+                for node in captures.get("import.path", ()):
+                    text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+                    out.imports.append(Import(text.strip("\"'<>` "), node.start_point.row + 1))
+        return out

@@ -1,0 +1,252 @@
+"""A repository's index: walk, parse what changed, persist per file, keep the
+in-memory graph in step. Readers and the writer share one lock, so a query sees
+either all of a file's update or none of it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from grammars import Registry
+
+from .digest import line_span, line_starts
+from .extract import Extractor
+from .graph import CodeGraph
+from .parse import FileRecord, parse
+from .store import FileState, NodeRow, Store, db_path_for
+from .walk import DEFAULT_MAX_FILE_BYTES, WalkedFile, WalkReport, is_ignored, walk
+
+BATCH_FILES = 256
+BATCH_SECONDS = 1.0
+
+
+def utc_stamp(epoch: float | None = None) -> str:
+    """F4: YYYY-MM-DDTHH:MM:SSZ, UTC."""
+    moment = datetime.fromtimestamp(time.time() if epoch is None else epoch, tz=timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass
+class Summary:
+    files: int = 0
+    symbols: int = 0
+    sections: int = 0
+    edges: int = 0
+    languages: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    parsed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    ignored: int = 0
+    too_large: int = 0
+    skipped: int = 0  # binary, generated, or no grammar
+    warnings: int = 0
+    database: str = ""
+
+
+class RepoIndex:
+    def __init__(self, root: Path, *, cache_dir: Path | None = None, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES):
+        self.root = Path(root).resolve()
+        self.max_file_bytes = max_file_bytes
+        self.store = Store(db_path_for(self.root, cache_dir))
+        self.lock = self.store.lock
+        self.registry = Registry()
+        self.extractor = Extractor()
+        self.graph = CodeGraph()
+        self.ready = threading.Event()
+        self.generation = 0  # bumps on every committed change; caches key on it
+
+    # -- loading ------------------------------------------------------------
+    def load(self) -> bool:
+        """Fill the graph from the store. True when a complete index was there."""
+        with self.lock:
+            for node_id, kind, path in self.store.all_nodes_light():
+                self.graph.add_node(node_id, kind, path)
+            for src, dst, rel in self.store.all_edges():
+                self.graph.add_edge(src, dst, rel)
+            complete = self.store.get_meta("complete") == "1"
+        if complete:
+            self.ready.set()
+        return complete
+
+    # -- writing ------------------------------------------------------------
+    def _state(self, walked: WalkedFile, record: FileRecord, old: FileState | None) -> FileState:
+        now = utc_stamp()
+        same = old is not None and old.digest == record.digest
+        return FileState(
+            walked.path, walked.size, walked.mtime_ns, walked.inode, record.digest, record.language,
+            record.status, old.indexed_at if same else now,
+            old.valid_from if same else utc_stamp(walked.mtime_ns / 1e9),
+        )
+
+    def _apply(self, walked: WalkedFile, record: FileRecord, old: FileState | None) -> None:
+        """Write one parsed file and mirror it in the graph. Caller holds begin()."""
+        removed = self.store.delete_file(walked.path)
+        self.graph.remove_nodes(removed)
+        self.store.put_file(
+            self._state(walked, record, old), record.nodes, record.edges, record.postings,
+            record.refs, record.imports, "\n".join(record.warnings),
+        )
+        for node in record.nodes:
+            self.graph.add_node(node.id, node.kind, node.path)
+        for src, dst, rel in record.edges:
+            self.graph.add_edge(src, dst, rel)
+        for warning in record.warnings:
+            sys.stderr.write(f"repo-graph: warning: {walked.path}: {warning}\n")
+
+    def _remove(self, path: str) -> None:
+        self.graph.remove_nodes(self.store.delete_file(path))
+
+    def _read(self, walked: WalkedFile) -> bytes | None:
+        try:
+            with open(self.root / walked.path, "rb") as fh:
+                return fh.read(self.max_file_bytes + 1)
+        except OSError:
+            return None
+
+    def refresh(self, progress=None) -> Summary:
+        """Bring the index in line with the tree: parse new and changed files, drop gone ones."""
+        started = time.monotonic()
+        summary = Summary(database=str(self.store.path))
+        report = WalkReport()
+        known = self.store.file_states()
+        seen: set[str] = set()
+        pending: list[tuple[WalkedFile, FileRecord | None, FileState | None]] = []
+        last_commit = time.monotonic()
+
+        def flush():
+            nonlocal last_commit
+            if not pending:
+                return
+            self.store.begin()
+            try:
+                for walked, record, old in pending:
+                    if record is None:
+                        self.store.touch_file(FileState(walked.path, walked.size, walked.mtime_ns, walked.inode,
+                                                        old.digest, old.language, old.status, old.indexed_at,
+                                                        old.valid_from))
+                    else:
+                        self._apply(walked, record, old)
+                self.generation += 1
+                self.store.commit()
+            except BaseException:
+                self.store.rollback()
+                raise
+            pending.clear()
+            last_commit = time.monotonic()
+
+        files = list(walk(self.root, max_file_bytes=self.max_file_bytes, report=report))
+        total_bytes = sum(f.size for f in files) or 1
+        done_bytes = 0
+        for walked in files:
+            seen.add(walked.path)
+            old = known.get(walked.path)
+            done_bytes += walked.size
+            if old is not None and (old.size, old.mtime_ns, old.inode) == (walked.size, walked.mtime_ns, walked.inode):
+                summary.unchanged += 1
+                continue
+            data = self._read(walked)
+            if data is None:
+                continue
+            record = parse(walked.path, data, self.registry, self.extractor)
+            if old is not None and old.digest == record.digest and old.status == record.status:
+                pending.append((walked, None, old))  # same bytes: new stat only
+                summary.unchanged += 1
+            else:
+                pending.append((walked, record, old))
+                summary.parsed += 1
+                summary.warnings += len(record.warnings)
+            if len(pending) >= BATCH_FILES or time.monotonic() - last_commit > BATCH_SECONDS:
+                flush()
+            if progress is not None:
+                progress(done_bytes, total_bytes, len(seen), len(files))
+        flush()
+        gone = [p for p in known if p not in seen]
+        if gone:
+            self.store.begin()
+            try:
+                for path in gone:
+                    self._remove(path)
+                self.generation += 1
+                self.store.commit()
+            except BaseException:
+                self.store.rollback()
+                raise
+        summary.removed = len(gone)
+        self.store.set_meta("complete", "1")
+        self.store.set_meta("indexed_at", utc_stamp())
+        self.ready.set()
+        counts = self.store.counts()
+        summary.files = counts["files"]
+        summary.symbols = counts.get("symbol", 0)
+        summary.sections = counts.get("section", 0)
+        summary.edges = counts["edges"]
+        summary.languages = counts["languages"]
+        summary.ignored = report.ignored
+        summary.too_large = report.too_large
+        summary.skipped = len(files) - summary.files
+        summary.seconds = round(time.monotonic() - started, 3)
+        return summary
+
+    def ensure_fresh(self, path: str) -> bool:
+        """Check one file against disk now and re-index it if it changed.
+        Returns whether the file exists and is indexed."""
+        full = self.root / path
+        try:
+            st = os.stat(full, follow_symlinks=False)
+            exists = os.path.isfile(full) and not os.path.islink(full)
+        except OSError:
+            exists = False
+        with self.lock:
+            old = self.store.file_state(path)
+            if not exists or st.st_size > self.max_file_bytes or is_ignored(self.root, path):
+                if old is not None:
+                    self.store.begin()
+                    try:
+                        self._remove(path)
+                        self.generation += 1
+                        self.store.commit()
+                    except BaseException:
+                        self.store.rollback()
+                        raise
+                return False
+            walked = WalkedFile(path, st.st_size, st.st_mtime_ns, st.st_ino)
+            if old is not None and (old.size, old.mtime_ns, old.inode) == (st.st_size, st.st_mtime_ns, st.st_ino):
+                return old.status == "ok"
+            data = self._read(walked)
+            if data is None:
+                return False
+            record = parse(path, data, self.registry, self.extractor)
+            self.store.begin()
+            try:
+                self._apply(walked, record, old)
+                self.generation += 1
+                self.store.commit()
+            except BaseException:
+                self.store.rollback()
+                raise
+            return record.status == "ok"
+
+    # -- reading ------------------------------------------------------------
+    def read_lines(self, node: NodeRow) -> bytes | None:
+        """The exact bytes of a node's line span, read from disk now."""
+        try:
+            data = (self.root / node.path).read_bytes()
+        except OSError:
+            return None
+        starts = line_starts(data)
+        if node.end_line > len(starts) or node.start_line < 1:
+            return None
+        return line_span(data, starts, node.start_line, node.end_line)
+
+    def file_uri(self, path: str) -> str:
+        return (self.root / path).as_uri()
+
+    def close(self) -> None:
+        self.store.close()

@@ -1,0 +1,210 @@
+"""One file's bytes to the rows it contributes: nodes, edges, postings, names.
+
+A pure function of (path, bytes), so it can run in a worker process; it reads
+nothing else and writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from grammars import LanguageSpec, Registry
+
+from . import sections as sections_mod
+from .digest import line_span, line_starts, sha256
+from .extract import Extractor
+from .store import NodeRow
+from .terms import counts, terms
+
+# BM25F field weights: a hit in a name says more than a hit in a body.
+W_NAME = 3.0
+W_DOC = 1.5
+W_SIGNATURE = 1.5
+W_PATH = 1.0
+W_BODY = 1.0
+
+DEFINES = "code.defines"
+CONTAINS = "repo-graph:contains"
+
+BINARY_SNIFF = 8192
+
+
+@dataclass
+class FileRecord:
+    path: str
+    digest: str
+    language: str | None
+    status: str  # ok | binary | unsupported | generated
+    nodes: list[NodeRow] = field(default_factory=list)
+    edges: list[tuple[str, str, str]] = field(default_factory=list)
+    postings: list[tuple[int, Counter]] = field(default_factory=list)  # (index into nodes, tf)
+    refs: list[tuple[str, str, str, int]] = field(default_factory=list)  # (src id, name, kind, line)
+    imports: list[tuple[str, int]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def is_binary(data: bytes) -> bool:
+    return b"\x00" in data[:BINARY_SNIFF]
+
+
+def looks_generated(data: bytes) -> bool:
+    """Minified bundles and the like: huge lines, few of them."""
+    if len(data) < 20_000:
+        return False
+    lines = data.count(b"\n") + 1
+    return len(data) / lines > 500
+
+
+def _weighted(*fields: tuple[float, str]) -> tuple[Counter, float]:
+    total: Counter = Counter()
+    length = 0.0
+    for weight, text in fields:
+        if not text:
+            continue
+        c = counts(text)
+        for term, n in c.items():
+            total[term] += weight * n
+        length += weight * sum(c.values())
+    return total, length
+
+
+def module_name(rel: str) -> str:
+    """`pkg/sub/mod.py` -> `pkg.sub.mod`; `pkg/__init__.py` -> `pkg`."""
+    parts = list(PurePosixPath(rel).with_suffix("").parts)
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _lines_text(data: bytes, starts: list[int], first: int, last: int) -> str:
+    return line_span(data, starts, first, last).decode("utf-8", "replace")
+
+
+def _node(node_id, path, kind, sym_kind, name, title, first, last, span: bytes, parent, signature, doc, length):
+    content = span.decode("utf-8", "replace")
+    return NodeRow(
+        id=node_id,
+        path=path,
+        kind=kind,
+        sym_kind=sym_kind,
+        name=name,
+        title=title,
+        start_line=first,
+        end_line=last,
+        digest=sha256(span),
+        content_digest=sha256(content.encode("utf-8")),
+        parent=parent,
+        signature=signature,
+        doc=doc,
+        length=length,
+        bytes=len(content.encode("utf-8")),
+    )
+
+
+def parse(rel: str, data: bytes, registry: Registry, extractor: Extractor) -> FileRecord:
+    digest = sha256(data)
+    if is_binary(data):
+        return FileRecord(rel, digest, None, "binary")
+    doc_format = sections_mod.doc_format(rel)
+    spec = None if doc_format else registry.for_path(rel, data[:200].split(b"\n", 1)[0])
+    if doc_format is None and spec is None:
+        return FileRecord(rel, digest, None, "unsupported")
+    if looks_generated(data):
+        return FileRecord(rel, digest, doc_format or spec.name, "generated")
+    record = FileRecord(rel, digest, doc_format or spec.name, "ok")
+    starts = line_starts(data)
+    path_text = " ".join(PurePosixPath(rel).with_suffix("").parts)
+    record.nodes.append(
+        NodeRow(rel, rel, "file", None, PurePosixPath(rel).name, rel, 1, len(starts) if data else 0,
+                digest, None, None, "", "", 0.0, len(data))
+    )
+    if doc_format:
+        _add_sections(record, data, starts, path_text)
+    else:
+        _add_symbols(record, spec, data, starts, path_text, extractor)
+    return record
+
+
+def _own_text(data, starts, first, last, children: list[tuple[int, int]]) -> str:
+    """The node's lines minus those of its children (they are frames of their own)."""
+    pieces = []
+    line = first
+    for c_first, c_last in sorted(children):
+        if c_first > line:
+            pieces.append(_lines_text(data, starts, line, c_first - 1))
+        line = max(line, c_last + 1)
+    if line <= last:
+        pieces.append(_lines_text(data, starts, line, last))
+    return "".join(pieces)
+
+
+def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text, extractor):
+    extraction = extractor.extract(spec, data)
+    if extraction is None:
+        record.status = "unsupported"
+        record.nodes.clear()
+        return
+    record.warnings += extraction.warnings
+    rel = record.path
+    prefix = module_name(rel) if spec.qualify_with_module else ""
+    children: dict[int, list[tuple[int, int]]] = {}
+    for sym in extraction.symbols:
+        if sym.parent is not None:
+            children.setdefault(sym.parent, []).append((sym.start_line, sym.end_line))
+    ids = []
+    for i, sym in enumerate(extraction.symbols):
+        node_id = f"{rel}#{sym.qualname}"
+        ids.append(node_id)
+        parent_id = ids[sym.parent] if sym.parent is not None else rel
+        span = line_span(data, starts, sym.start_line, sym.end_line)
+        body = _own_text(data, starts, sym.start_line, sym.end_line, children.get(i, []))
+        tf, length = _weighted(
+            (W_NAME, sym.name), (W_PATH, path_text), (W_DOC, sym.doc), (W_SIGNATURE, sym.signature), (W_BODY, body)
+        )
+        title = f"{prefix}.{sym.qualname}" if prefix else sym.qualname
+        node = _node(node_id, rel, "symbol", sym.kind, sym.name, title, sym.start_line, sym.end_line, span,
+                     parent_id, sym.signature, sym.doc, length)
+        record.nodes.append(node)
+        record.postings.append((len(record.nodes) - 1, tf))
+        record.edges.append((rel, node_id, DEFINES))
+        if sym.parent is not None:
+            record.edges.append((parent_id, node_id, CONTAINS))
+    for ref in extraction.references:
+        src = ids[ref.scope] if ref.scope is not None else rel
+        record.refs.append((src, ref.name, ref.kind, ref.line))
+    record.imports += [(imp.path, imp.line) for imp in extraction.imports]
+
+
+def _add_sections(record: FileRecord, data, starts, path_text):
+    rel = record.path
+    found = sections_mod.split_markdown(data, rel)
+    ids = []
+    for sec in found:
+        node_id = f"{rel}#{sec.slug}"
+        ids.append(node_id)
+        parent_id = ids[sec.parent] if sec.parent is not None else rel
+        span = line_span(data, starts, sec.start_line, sec.end_line)
+        own = _lines_text(data, starts, sec.start_line, sec.own_end_line)
+        heading_path = " ".join(found[p].title for p in _ancestors(found, sec))
+        tf, length = _weighted((W_NAME, sec.title), (W_DOC, heading_path), (W_PATH, path_text), (W_BODY, own))
+        node = _node(node_id, rel, "section", "section", sec.title, sec.title, sec.start_line, sec.end_line, span,
+                     parent_id, "", "", length)
+        record.nodes.append(node)
+        record.postings.append((len(record.nodes) - 1, tf))
+        record.edges.append((rel, node_id, DEFINES))
+        if sec.parent is not None:
+            record.edges.append((parent_id, node_id, CONTAINS))
+
+
+def _ancestors(found, sec):
+    out = []
+    p = sec.parent
+    while p is not None:
+        out.append(p)
+        p = found[p].parent
+    return reversed(out)
+
+
+__all__ = ["FileRecord", "parse", "terms", "module_name", "DEFINES", "CONTAINS"]

@@ -1,0 +1,101 @@
+"""Doc files split into sections: a section is its heading plus the body up to the
+next heading of the same or higher level, so it contains its subsections.
+
+Text before the first heading is a section of its own, titled by the file name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+DOC_EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".mdx": "markdown"}
+
+_ATX = re.compile(rb"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*\r?$")
+_SETEXT = re.compile(rb"^ {0,3}(=+|-+)[ \t]*\r?$")
+_FENCE = re.compile(rb"^ {0,3}(`{3,}|~{3,})")
+
+
+@dataclass(slots=True)
+class Section:
+    title: str
+    slug: str
+    level: int  # 0 for the preamble
+    start_line: int
+    end_line: int
+    parent: int | None
+    own_end_line: int  # last line before the first subsection
+
+
+def doc_format(rel_path: str) -> str | None:
+    return DOC_EXTENSIONS.get(PurePosixPath(rel_path).suffix.lower())
+
+
+def slugify(title: str) -> str:
+    slug = re.sub(r"[^\w\- ]", "", title.lower()).strip().replace(" ", "-")
+    return re.sub(r"-{2,}", "-", slug) or "section"
+
+
+def _headings(lines: list[bytes]):
+    fence = None
+    for i, line in enumerate(lines):
+        m = _FENCE.match(line)
+        if m:
+            marker = m.group(1)[:3]
+            if fence is None:
+                fence = marker
+            elif marker == fence:
+                fence = None
+            continue
+        if fence is not None:
+            continue
+        m = _ATX.match(line)
+        if m:
+            yield i, len(m.group(1)), (m.group(2) or b"").strip()
+            continue
+        if i > 0 and _SETEXT.match(line) and lines[i - 1].strip() and not _ATX.match(lines[i - 1]):
+            prev = lines[i - 1]
+            if not prev.startswith((b" " * 4, b"\t")) and not _FENCE.match(prev):
+                yield i - 1, 1 if line.strip().startswith(b"=") else 2, prev.strip()
+
+
+def split_markdown(data: bytes, rel_path: str) -> list[Section]:
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    total = len(lines)
+    if total == 0:
+        return []
+    heads = []
+    for row, level, title in _headings(lines):
+        if heads and heads[-1][0] == row:  # setext over an ATX line: keep the first
+            continue
+        heads.append((row, level, title.decode("utf-8", "replace")))
+    sections: list[Section] = []
+    first = heads[0][0] if heads else total
+    if first > 0 and any(line.strip() for line in lines[:first]):
+        name = PurePosixPath(rel_path).name
+        sections.append(Section(name, slugify(PurePosixPath(rel_path).stem), 0, 1, first, None, first))
+    stack: list[int] = []
+    used: dict[str, int] = {}
+    for n, (row, level, title) in enumerate(heads):
+        end = total
+        for later_row, later_level, _ in heads[n + 1 :]:
+            if later_level <= level:
+                end = later_row
+                break
+        own_end = heads[n + 1][0] if n + 1 < len(heads) else total
+        while stack and sections[stack[-1]].level >= level:
+            stack.pop()
+        slug = slugify(title)
+        used[slug] = used.get(slug, 0) + 1
+        if used[slug] > 1:
+            slug = f"{slug}-{used[slug] - 1}"  # GitHub's rule for repeated headings
+        sections.append(
+            Section(title or "(untitled)", slug, level, row + 1, end, stack[-1] if stack else None, own_end)
+        )
+        stack.append(len(sections) - 1)
+    # Trailing blank lines belong to no section's meaning, but stay in its range so
+    # ranges tile the file exactly.
+    return sections

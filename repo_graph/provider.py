@@ -1,0 +1,99 @@
+"""The provider behind the protocol: answers queries and verifies from one
+repository's index. Transport-free; the session calls it."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+from indexer.index import RepoIndex
+
+from . import anchors as anchors_mod
+from . import frames as frames_mod
+from . import ranking, verify
+from .packing import Placed, Tokenizer, pack
+from .protocol import messages as m
+from .protocol.errors import UNAVAILABLE, ProtocolError
+
+SERVED_KINDS = ("doc", "symbol")
+FIRST_INDEX_WAIT = 25.0  # a host allows 30 s per answer (cgp-conformance README)
+NODE_KIND = {"doc": "section", "symbol": "symbol"}
+
+
+class RepoProvider:
+    def __init__(self, index: RepoIndex, tokenizer: Tokenizer | None = None):
+        self.index = index
+        self.tokenizer = tokenizer or Tokenizer().start()
+        self.kinds = SERVED_KINDS
+
+    def start_indexing(self) -> threading.Thread:
+        """Load what is persisted, then catch up with the tree in the background."""
+
+        def run():
+            try:
+                self.index.refresh()
+            except Exception as exc:  # keep serving what is loaded; say why on stderr
+                sys.stderr.write(f"repo-graph: error: indexing failed: {exc!r}\n")
+                self.index.ready.set()
+
+        if self.index.load():
+            sys.stderr.write("repo-graph: loaded the persisted index; checking for changes\n")
+        thread = threading.Thread(target=run, name="indexer", daemon=True)
+        thread.start()
+        return thread
+
+    def _wait_ready(self) -> None:
+        if not self.index.ready.wait(FIRST_INDEX_WAIT):
+            raise ProtocolError(UNAVAILABLE, "the first index of this repository is still being built; retry shortly")
+
+    def query(self, q: m.ContextQuery) -> m.QueryResult:
+        self._wait_ready()
+        index = self.index
+        wanted = {NODE_KIND[k] for k in q.kinds if k in NODE_KIND} if q.kinds else set(NODE_KIND.values())
+        if not wanted:
+            return m.QueryResult((), False)  # Q1: only kinds we never serve were asked for
+        resolved = [anchors_mod.resolve(index, a) for a in q.anchors]
+        for r in resolved:
+            for node_id in r.node_ids:
+                index.ensure_fresh(node_id.partition("#")[0])  # anchored files are checked against disk now
+        seeds = {node_id for r in resolved for node_id in r.node_ids}
+        prefer = frozenset(seeds)
+        states = {}
+
+        def state(path):
+            if path not in states:
+                states[path] = index.store.file_state(path)
+            return states[path]
+
+        def keep(node) -> bool:
+            if node.kind not in wanted:
+                return False
+            if q.as_of is not None:
+                st = state(node.path)
+                if st is None or st.valid_from > q.as_of:
+                    return False  # not yet true at the pinned instant
+            return True
+
+        text = " ".join(t for t in (q.goal, q.query_text or "") if t)
+        with index.lock:
+            candidates = ranking.rank(index, text, seeds, keep=keep)
+
+        def builder(candidate):
+            def build():
+                if not index.ensure_fresh(candidate.node.path):
+                    return None
+                node = index.store.node(candidate.node.id)
+                if node is None or node.kind not in wanted:
+                    return None
+                st = state(node.path)
+                frame = frames_mod.build(index, node, candidate.score, self.tokenizer, prefer,
+                                         st.indexed_at if st else None, st.valid_from if st else None)
+                return None if frame is None else Placed(frame, node.path, node.start_line, node.end_line)
+
+            return build
+
+        packed = pack((builder(c) for c in candidates), len(candidates), q.max_tokens, q.max_frames)
+        return m.QueryResult(tuple(packed.frames), packed.truncated, packed.dropped if packed.truncated else None)
+
+    def verify(self, identities) -> list[m.Verdict]:
+        return verify.verdicts(self.index, identities)

@@ -1,0 +1,1 @@
+"""Transports: the only code that touches file descriptors and sockets."""
