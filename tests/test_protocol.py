@@ -1,0 +1,296 @@
+"""The provider driven as a host drives it: a real `repo-graph serve` subprocess
+over real pipes. One test per protocol rule, named by its id (PROTOCOL.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from .conftest import SHARED, assert_schema_valid
+
+SEED = SHARED / "cgp" / "examples" / "full-stdio-session.ndjson"
+HEX64 = re.compile(r"^sha256:[0-9a-f]{64}$")
+F4 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")
+
+
+def frames_of(reply: dict) -> list[dict]:
+    assert reply["type"] == "frames", reply
+    return reply["result"]["frames"]
+
+
+def uri_path(uri: str) -> Path:
+    return Path(unquote(urlsplit(uri).path))
+
+
+def addressed_bytes(uri: str, line_range: str) -> bytes:
+    """Re-read lines L<a>-<b> exactly as a host does (each line with its \\n)."""
+    data = uri_path(uri).read_bytes()
+    lines = data.splitlines(keepends=True)
+    a, _, b = line_range[1:].partition("-")
+    return b"".join(lines[int(a) - 1 : int(b or a)])
+
+
+def test_h1_handshake_ack_matches_the_seed_shape(provider_factory, repo):
+    p = provider_factory(repo)
+    seed = [json.loads(line) for line in SEED.read_text().splitlines()]
+    ack = p.ask(seed[0])
+    assert ack["type"] == "handshake_ack"
+    assert ack["protocol_version"].split(".")[0] == "contextgraph/1"
+    assert ack["provider"]["name"] == "repo-graph"  # H2
+    assert ack["provider"]["version"]
+    assert ack["provider"]["data_flow"] == {"reads": True, "writes": False, "egress": False}
+    caps = ack["capabilities"]
+    assert sorted(caps["query"]["kinds"]) == ["doc", "symbol"]
+    assert caps["correlation"] is True and caps["graph"] is True and caps["verify"] is True
+    assert caps["embeddings_fingerprint"] is None
+
+
+@pytest.mark.parametrize("version", ["contextgraph/1.0", "contextgraph/1.0-draft", "contextgraph/1.7"])
+def test_h1_every_version_of_the_family_interoperates(provider_factory, repo, version):
+    ack = provider_factory(repo).handshake(version)
+    assert ack["type"] == "handshake_ack"
+    assert ack["protocol_version"].split(".")[0] == "contextgraph/1"
+
+
+@pytest.mark.parametrize("version", ["contextgraph/2.0", "garbage", ""])
+def test_h3_another_family_is_incompatible_version(provider_factory, repo, version):
+    p = provider_factory(repo)
+    reply = p.handshake(version)
+    assert reply["type"] == "error" and reply["code"] == "incompatible_version"
+    assert p.handshake()["type"] == "handshake_ack"  # and it keeps serving
+
+
+def test_seed_transcript_query_with_relative_anchor(provider, repo):
+    seed = [json.loads(line) for line in SEED.read_text().splitlines()]
+    query = seed[2]
+    query["query"]["anchors"] = ["src/config.py"]
+    reply = provider.ask(query)
+    assert reply["id"] == "q1"
+    frames = frames_of(reply)
+    assert frames, "the retry question must find the retry policy"
+    assert frames[0]["uri"].startswith((repo / "src" / "config.py").as_uri())
+    assert any(f["title"].endswith("RetryPolicy") for f in frames)
+    assert sum(f["token_cost"] for f in frames) <= 1024
+
+
+def test_f1_f2_f3_f4_scores_titles_citations_timestamps(provider):
+    frames = frames_of(provider.query(goal="how do I configure the retry policy"))
+    assert frames
+    for f in frames:
+        assert 0 <= f["score"] <= 1  # F1
+        assert f["title"].strip()  # F2
+        assert f["citation_label"].strip() and f["citation_label"] != f["id"]  # F3
+        assert re.match(r"^\S+ L\d+(-\d+)?$", f["citation_label"])
+        for key in ("valid_from", "recorded_at"):
+            assert F4.match(f[key]), f[key]  # F4
+
+
+def test_f5_file_provenance_rehashes_from_disk(provider):
+    frames = frames_of(provider.query(goal="retry policy logging deploying", max_frames=20))
+    assert len(frames) >= 3
+    for f in frames:
+        (prov,) = f["provenance"]
+        assert prov["type"] == "file" and prov["by"] == "repo-graph" and prov["method"]
+        assert HEX64.match(prov["digest"])
+        data = addressed_bytes(prov["uri"], prov["range"])
+        assert prov["digest"] == "sha256:" + hashlib.sha256(data).hexdigest()
+        assert f["content"].encode() == data  # content is the exact source text
+
+
+def test_d1_content_digest_is_sha256_of_content(provider):
+    for f in frames_of(provider.query(goal="retry")):
+        assert f["content_digest"] == "sha256:" + hashlib.sha256(f["content"].encode()).hexdigest()
+
+
+def test_d1_frame_ids_are_stable_across_restarts(provider_factory, repo):
+    first = provider_factory(repo)
+    first.handshake()
+    ids1 = [(f["id"], f["content_digest"]) for f in frames_of(first.query(goal="retry policy"))]
+    assert first.close() == 0
+    second = provider_factory(repo)
+    second.handshake()
+    ids2 = [(f["id"], f["content_digest"]) for f in frames_of(second.query(goal="retry policy"))]
+    assert ids1 == ids2 and ids1
+
+
+def test_b1_b4_budgets_are_never_exceeded(provider):
+    for max_tokens, max_frames in [(4096, 8), (60, 8), (200, 1), (10_000, 2), (1, 5)]:
+        reply = provider.query(goal="retry policy delay config", max_tokens=max_tokens, max_frames=max_frames)
+        frames = frames_of(reply)
+        assert sum(f["token_cost"] for f in frames) <= max_tokens  # B1
+        assert sum(max(f["token_cost"], f.get("canonical_token_cost", 0)) for f in frames) <= max_tokens
+        assert len(frames) <= max_frames  # B4
+
+
+def test_b3_token_cost_is_ceil_of_bytes_over_four(provider):
+    frames = frames_of(provider.query(goal="retry policy"))
+    assert frames
+    for f in frames:
+        assert f["token_cost"] == math.ceil(len(f["content"].encode("utf-8")) / 4)
+        assert f["tokenizer_ref"] == "openai:cl100k_base" and f["canonical_token_cost"] > 0
+
+
+def test_b_a_budget_of_one_token_gives_zero_frames_and_truncated(provider):
+    reply = provider.query(goal="retry policy", max_tokens=1)
+    assert frames_of(reply) == [] and reply["result"]["truncated"] is True
+
+
+def test_b_truncated_and_dropped_estimate_when_candidates_are_left_out(provider):
+    reply = provider.query(goal="retry policy delay attempts logging", max_frames=1)
+    assert len(frames_of(reply)) == 1
+    assert reply["result"]["truncated"] is True and reply["result"]["dropped_estimate"] >= 1
+
+
+def test_q1_kinds_filter_returns_only_those_kinds(provider):
+    for kinds in (["doc"], ["symbol"]):
+        frames = frames_of(provider.query(goal="retry policy", kinds=kinds))
+        assert frames and {f["kind"] for f in frames} == set(kinds)
+    assert frames_of(provider.query(goal="retry policy", kinds=["memory"])) == []
+
+
+def test_q1_unknown_kind_is_a_bad_request(provider):
+    reply = provider.query(goal="retry", kinds=["image"])
+    assert reply["type"] == "error" and reply["code"] == "bad_request"
+
+
+def test_g1_g2_relations_have_display_names_and_targets(provider):
+    frames = frames_of(provider.query(goal="retry policy delay"))
+    rels = [r for f in frames for r in f["relations"]]
+    assert rels
+    for r in rels:
+        assert r["display_name"].strip() and r["target_uri"].strip()
+        assert r["target_uri"].startswith("file://")
+
+
+def test_g4_own_target_uri_works_as_anchor(provider):
+    baseline = frames_of(provider.query(goal="conformance probe"))
+    targets = {r["target_uri"] for f in baseline for r in f["relations"]} | {f["uri"] for f in baseline}
+    assert targets
+    for anchor in sorted(targets):
+        frames = frames_of(provider.query(goal="conformance probe", anchors=[anchor]))
+        anchored = [f for f in frames if f["uri"] == anchor or any(r["target_uri"] == anchor for r in f["relations"])]
+        assert anchored, f"no frame anchored on {anchor}"
+        assert frames[0] in anchored, f"first frame not anchored on {anchor}"
+
+
+@pytest.mark.parametrize(
+    "anchor",
+    ["src/config.py", "./src/config.py", "{root}/src/config.py", "{uri}/src/config.py", "src", "RetryPolicy",
+     "config.RetryPolicy", "src/config.py#RetryPolicy.delay"],
+)
+def test_g4_anchored_frames_rank_first_for_every_anchor_form(provider, repo, anchor):
+    anchor = anchor.format(root=repo, uri=repo.as_uri())
+    frames = frames_of(provider.query(goal="logging deploying", anchors=[anchor]))
+    assert frames
+    assert "/src/" in frames[0]["uri"], f"{anchor}: first frame {frames[0]['id']}"
+
+
+def test_as_of_excludes_frames_valid_after_it(provider):
+    frames = frames_of(provider.query(goal="retry", as_of="2000-01-01T00:00:00Z"))
+    assert frames == []
+    frames = frames_of(provider.query(goal="retry", as_of="2999-01-01T00:00:00Z"))
+    assert frames and all(f["valid_from"] <= "2999-01-01T00:00:00Z" for f in frames)
+
+
+def _identity(f):
+    return {"provider_id": "host-chosen-name", "frame_id": f["id"], "content_digest": f["content_digest"]}
+
+
+def test_verify_valid_then_mutated_digest_is_stale(provider):
+    frames = frames_of(provider.query(goal="retry policy"))
+    ids = [_identity(f) for f in frames]
+    reply = provider.ask({"type": "verify", "request": {"frames": ids}})
+    assert reply["type"] == "verified"
+    assert [v["status"] for v in reply["response"]["verdicts"]] == ["valid"] * len(ids)
+    assert [v["frame"] for v in reply["response"]["verdicts"]] == ids  # echoed in full
+    mutated = [dict(i, content_digest=i["content_digest"] + "-mutated") for i in ids]
+    reply = provider.ask({"type": "verify", "request": {"frames": mutated}})
+    for v in reply["response"]["verdicts"]:
+        assert v["status"] == "stale" and v["replacement_digest"] in {i["content_digest"] for i in ids}
+    assert '"content":' not in json.dumps(reply)  # identities only, never a body
+
+
+def test_verify_edited_file_is_stale_and_deleted_file_is_gone(provider, repo):
+    frames = frames_of(provider.query(goal="retry policy delay deploying", max_frames=20))
+    by_path = {}
+    for f in frames:
+        by_path.setdefault(uri_path(f["provenance"][0]["uri"]).name, f)
+    edited, deleted = by_path["config.py"], by_path["deploy.md"]
+    config = repo / "src" / "config.py"
+    config.write_text(config.read_text().replace("2 ** attempt", "3 ** attempt").replace("(path)", "(path, strict=True)"))
+    (repo / "docs" / "deploy.md").unlink()
+    reply = provider.ask({"type": "verify", "request": {"frames": [_identity(edited), _identity(deleted)]}})
+    stale, gone = reply["response"]["verdicts"]
+    assert stale["status"] == "stale" and HEX64.match(stale["replacement_digest"])
+    assert gone["status"] == "gone"
+    # and the next answer serves the new bytes
+    again = {f["id"]: f for f in frames_of(provider.query(goal="retry policy delay deploying", max_frames=20))}
+    assert not any(i.startswith("docs/deploy.md") for i in again)
+    assert again[edited["id"]]["content_digest"] == stale["replacement_digest"]
+
+
+def test_h4_correlation_id_is_echoed_on_every_reply(provider):
+    rid = "cgp-conformance-h4-7f3a"
+    assert provider.query(request_id=rid)["id"] == rid
+    assert provider.query(request_id=rid, kinds=["bogus"])["id"] == rid  # on errors too
+    reply = provider.ask({"type": "verify", "id": rid, "request": {"frames": []}})
+    assert reply["type"] == "verified" and reply["id"] == rid
+    assert "id" not in provider.query()  # no id in, no id out
+
+
+def test_u1_unknown_members_are_ignored(provider):
+    reply = provider.ask({"type": "query", "future": 1, "query": {"goal": "retry", "max_frames": 2,
+                                                                   "max_tokens": 500, "new_field": [1]}})
+    assert frames_of(reply)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b"garbage", b"[1,2]", b"\xff\xfe not utf-8", b'{"type":"query"}', b'{"type":"warp"}', b"{}", b'"str"',
+     b'{"type":"query","query":{"goal":"x","max_frames":"8","max_tokens":10}}',
+     b'{"type":"query","query":{"goal":"x","max_frames":-1,"max_tokens":10}}',
+     b'{"type":"query","query":{"goal":"x","max_frames":1,"max_tokens":10,"as_of":"yesterday"}}',
+     b'{"type":"verify","request":{"frames":[{"frame_id":1}]}}', b'{"type":"handshake"}'],
+)
+def test_r1_bad_line_is_bad_request_and_serving_goes_on(provider, line):
+    provider.send_raw(line + b"\n")
+    reply = provider.recv()
+    assert reply["type"] == "error" and reply["code"] == "bad_request", reply
+    assert frames_of(provider.query(goal="retry policy"))
+
+
+def test_r1_garbage_line_then_query_is_answered(provider):
+    provider.send_raw(b"this is not json\n")
+    assert provider.recv()["code"] == "bad_request"
+    assert provider.query(request_id="after-garbage")["id"] == "after-garbage"
+
+
+def test_r1_over_long_line_is_bad_request(provider):
+    provider.send_raw(b'{"type":"query","pad":"' + b"x" * (9 * 1024 * 1024) + b'"}\n')
+    reply = provider.recv()
+    assert reply["type"] == "error" and reply["code"] == "bad_request"
+    assert frames_of(provider.query(goal="retry"))
+
+
+def test_r2_shutdown_exits_zero(provider):
+    provider.send({"type": "shutdown"})
+    assert provider.close() == 0
+
+
+def test_r2_eof_exits_zero(provider):
+    assert provider.close() == 0
+
+
+def test_stdout_carries_only_envelopes(provider, envelope_validator):
+    provider.query(goal="retry")
+    provider.send({"type": "shutdown"})
+    rest = provider.proc.stdout.read()
+    assert provider.close() == 0
+    for line in rest.splitlines():
+        assert_schema_valid(envelope_validator, json.loads(line))
