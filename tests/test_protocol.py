@@ -294,3 +294,19 @@ def test_stdout_carries_only_envelopes(provider, envelope_validator):
     assert provider.close() == 0
     for line in rest.splitlines():
         assert_schema_valid(envelope_validator, json.loads(line))
+
+
+def test_handshake_is_immediate_and_an_early_query_waits_for_the_first_index(provider_factory, tmp_path):
+    from .conftest import make_repo
+
+    files = {f"pkg/m{i}.py": "".join(f"def f{i}_{j}(x):\n    return x + {j}\n\n" for j in range(40))
+             for i in range(300)}
+    files["pkg/target.py"] = "def needle_in_haystack():\n    return 42\n"
+    repo = make_repo(tmp_path / "big", files)
+    p = provider_factory(repo)
+    p.send({"type": "handshake", "protocol_version": "contextgraph/1.0"})
+    p.send({"type": "query", "id": "early", "query": {"goal": "needle in haystack", "max_frames": 3, "max_tokens": 500}})
+    assert p.recv()["type"] == "handshake_ack"
+    reply = p.recv()
+    assert reply["id"] == "early" and reply["type"] == "frames", reply  # waited, not `unavailable`
+    assert reply["result"]["frames"][0]["id"] == "pkg/target.py#needle_in_haystack"

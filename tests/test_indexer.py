@@ -1,0 +1,91 @@
+"""The indexer on real bytes: walking, sections, extraction, digests, the store."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+
+from grammars import Registry
+from indexer.digest import line_span, line_starts, sha256
+from indexer.extract import Extractor
+from indexer.index import RepoIndex
+from indexer.sections import split_markdown
+from indexer.store import SCHEMA_VERSION
+from indexer.walk import walk
+
+from .conftest import make_repo
+
+
+def test_f5_line_spans_keep_every_byte():
+    data = b"a\r\nb\n\nc"  # CRLF kept, blank line kept, no final newline
+    starts = line_starts(data)
+    assert len(starts) == 4
+    assert line_span(data, starts, 1, 1) == b"a\r\n"
+    assert line_span(data, starts, 2, 4) == b"b\n\nc"
+    assert sha256(b"x") == "sha256:" + hashlib.sha256(b"x").hexdigest()
+
+
+def test_walk_honours_nested_gitignore_and_negation(tmp_path):
+    make_repo(tmp_path, {
+        ".gitignore": "*.log\nout/\n",
+        "a/.gitignore": "!keep.log\nsecret.py\n",
+        "a/keep.log": "x", "a/drop.log": "x", "a/secret.py": "x", "a/ok.py": "x",
+        "out/x.py": "x", ".git/config": "x", "b/c/d.py": "x",
+    })
+    (tmp_path / "link").symlink_to(tmp_path / "a")  # a loop-prone symlink is never followed
+    paths = sorted(f.path for f in walk(tmp_path))
+    assert paths == [".gitignore", "a/.gitignore", "a/keep.log", "a/ok.py", "b/c/d.py"]
+
+
+def test_markdown_sections_nest_and_skip_fenced_code():
+    doc = b"# A\ntext\n## B\n```\n# not a heading\n```\n## C\nc\n# D\n"
+    secs = split_markdown(doc, "x.md")
+    assert [(s.title, s.start_line, s.end_line) for s in secs] == [("A", 1, 8), ("B", 3, 6), ("C", 7, 8), ("D", 9, 9)]
+    assert secs[1].parent == 0 and secs[3].parent is None
+
+
+def test_python_symbols_have_ranges_docstrings_and_parents():
+    src = b'import os\n\nclass A:\n    """Doc of A."""\n\n    @property\n    def m(self):\n        "m doc"\n        return helper()\n\ndef helper():\n    pass\n'
+    registry = Registry()
+    out = Extractor().extract(registry.for_path("x.py"), src)
+    got = [(s.qualname, s.kind, s.start_line, s.end_line, s.doc) for s in out.symbols]
+    assert got == [("A", "class", 3, 9, "Doc of A."), ("A.m", "method", 6, 9, "m doc"), ("helper", "function", 11, 12, "")]
+    assert ("helper", "call") in {(r.name, r.kind) for r in out.references}
+    assert [i.path for i in out.imports] == ["os"]
+
+
+def test_broken_source_gives_partial_symbols_and_a_warning(tmp_path):
+    make_repo(tmp_path, {"ok.py": "def good():\n    return 1\n", "bad.py": "def fine():\n    pass\n\ndef broken(:\n"})
+    index = RepoIndex(tmp_path, cache_dir=tmp_path / "cache")
+    summary = index.refresh()
+    assert summary.warnings >= 1
+    assert index.store.node("bad.py#fine") is not None and index.store.node("ok.py#good") is not None
+
+
+def test_index_of_another_schema_version_is_rebuilt(tmp_path):
+    repo = make_repo(tmp_path / "r", {"a.py": "def f():\n    pass\n"})
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    db = index.store.path
+    index.close()
+    con = sqlite3.connect(db)
+    con.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION + 99),))
+    con.commit()
+    con.close()
+    again = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    assert again.store.rebuilt and again.store.node("a.py#f") is None
+    again.refresh()
+    assert again.store.node("a.py#f") is not None
+
+
+def test_unchanged_files_are_not_parsed_again_and_edits_are(tmp_path):
+    repo = make_repo(tmp_path / "r", {"a.py": "def f():\n    pass\n", "b.py": "def g():\n    pass\n"})
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    assert index.refresh().parsed == 2
+    assert index.refresh().parsed == 0
+    (repo / "a.py").write_text("def f2():\n    pass\n")
+    (repo / "b.py").unlink()
+    s = index.refresh()
+    assert (s.parsed, s.removed) == (1, 1)
+    assert index.store.node("a.py#f") is None and index.store.node("a.py#f2") is not None
+    assert "b.py#g" not in index.graph
