@@ -37,12 +37,18 @@ class LanguageSpec:
     comment_types: tuple[str, ...]
     wrappers: tuple[str, ...]
     qualify_with_module: bool
+    inherits: tuple[str, ...]
     folder: Path = field(compare=False)
 
     def query_text(self, purpose: str) -> str:
-        """The text of `<purpose>.scm`, or "" when the language has none."""
-        path = self.folder / f"{purpose}.scm"
-        return path.read_text(encoding="utf-8") if path.is_file() else ""
+        """`<purpose>.scm` of each inherited language, then this one's own, joined
+        (nvim-treesitter's `; inherits:`), or "" when there is none."""
+        texts = []
+        for name in (*self.inherits, self.folder.name):
+            path = self.folder.parent / name / f"{purpose}.scm"
+            if path.is_file():
+                texts.append(path.read_text(encoding="utf-8"))
+        return "\n".join(texts)
 
     def load(self):
         """The tree_sitter.Language for this spec; GrammarUnavailable when it can't load."""
@@ -74,6 +80,7 @@ def _read_spec(folder: Path) -> LanguageSpec:
         comment_types=tuple(data.get("comment_types", ("comment",))),
         wrappers=tuple(data.get("wrappers", ())),
         qualify_with_module=bool(data.get("qualify_with_module", False)),
+        inherits=tuple(data.get("inherits", ())),
         folder=folder,
     )
 

@@ -91,11 +91,18 @@ def _docstring(node, source: bytes) -> str:
 
 
 def _preceding_comments(node, source: bytes, comment_types: tuple[str, ...]) -> str:
+    # A declaration that opens on the same line (Go `type X struct`, `const f = () =>`)
+    # holds the comment above it.
+    while node.parent is not None and node.parent.parent is not None and node.parent.start_point.row == node.start_point.row:
+        node = node.parent
     parts = []
     line = node.start_point.row
     sibling = node.prev_sibling
-    while sibling is not None and sibling.type in comment_types and sibling.end_point.row >= line - 1:
-        parts.append(source[sibling.start_byte : sibling.end_byte].decode("utf-8", "replace"))
+    while sibling is not None and sibling.end_point.row >= line - 1:
+        if sibling.type in comment_types:
+            parts.append(source[sibling.start_byte : sibling.end_byte].decode("utf-8", "replace"))
+        elif not any(word in sibling.type for word in ("attribute", "decorator", "annotation")):
+            break  # attributes between a doc comment and its item are see-through
         line = sibling.start_point.row
         sibling = sibling.prev_sibling
     return _clean_comment("\n".join(reversed(parts)))[:MAX_DOC]
@@ -159,11 +166,20 @@ class Extractor:
 
         defs: dict[int, tuple] = {}
         refs = []
-        for _, captures in tree_sitter.QueryCursor(tags).matches(tree.root_node):
+        try:
+            matches = tree_sitter.QueryCursor(tags).matches(tree.root_node)
+        except (SystemError, UnicodeDecodeError, ValueError) as exc:
+            # Query predicates read node text as UTF-8; a file that is not cannot be
+            # matched. Keep the file, say why it has no symbols.
+            out.warnings.append(f"query failed ({type(exc).__name__}); no symbols extracted")
+            return out
+        for _, captures in matches:
             names = captures.get("name")
             if not names:
                 continue
             for capture, nodes in captures.items():
+                if capture.startswith("_"):
+                    continue  # helper captures that exist only for predicates
                 kind_prefix, _, kind = capture.partition(".")
                 if kind_prefix == "definition" and nodes[0].id not in defs:
                     receiver = captures.get("receiver")
@@ -229,7 +245,11 @@ class Extractor:
             out.references.append(Reference(name, kind, name_node.start_point.row + 1, scope))
 
         if imports is not None:
-            for _, captures in tree_sitter.QueryCursor(imports).matches(tree.root_node):
+            try:
+                import_matches = tree_sitter.QueryCursor(imports).matches(tree.root_node)
+            except (SystemError, UnicodeDecodeError, ValueError):
+                import_matches = []
+            for _, captures in import_matches:
                 for node in captures.get("import.path", ()):
                     text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
                     out.imports.append(Import(text.strip("\"'<>` "), node.start_point.row + 1))

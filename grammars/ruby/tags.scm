@@ -1,0 +1,64 @@
+; Ruby tags for repo-graph (adapted from tree-sitter-ruby queries/tags.scm).
+; Note: the first comment inside a class/module body is a child of the
+; class/module node, not of its body_statement.
+
+(method
+  name: (_) @name) @definition.method
+
+; def self.foo / def obj.foo
+(singleton_method
+  name: (_) @name) @definition.method
+
+(class
+  name: [
+    (constant) @name
+    (scope_resolution name: (_) @name)
+  ]) @definition.class
+
+(module
+  name: [
+    (constant) @name
+    (scope_resolution name: (_) @name)
+  ]) @definition.module
+
+; FOO = ...
+(assignment
+  left: (constant) @name) @definition.constant
+
+; ---------------------------------------------------------------- references
+
+; Explicit calls (`foo(x)`, `obj.foo`, `Foo.new`); bare zero-argument
+; identifiers are ambiguous with locals and are not captured.
+((call
+   method: (identifier) @name) @reference.call
+  (#not-match? @name "^(require|require_relative|load|attr_reader|attr_writer|attr_accessor|private|protected|public|include|extend|prepend|raise)$"))
+
+; Constants used as types: superclass, call receivers (`Foo.new`), rescue
+; clauses.
+(superclass
+  [
+    (constant) @name
+    (scope_resolution name: (constant) @name)
+  ] @reference.type)
+
+(call
+  receiver: [
+    (constant) @name
+    (scope_resolution name: (constant) @name)
+  ] @reference.type)
+
+(exceptions
+  [
+    (constant) @name
+    (scope_resolution name: (constant) @name)
+  ] @reference.type)
+
+; include/extend/prepend Foo
+((call
+   method: (identifier) @_method
+   arguments: (argument_list
+     [
+       (constant) @name
+       (scope_resolution name: (constant) @name)
+     ] @reference.type))
+  (#match? @_method "^(include|extend|prepend)$"))
