@@ -47,6 +47,7 @@ class Reference:
 class Import:
     path: str
     line: int
+    names: tuple[str, ...] = ()  # `from X import a, b`: a and b may be modules too
 
 
 @dataclass
@@ -250,7 +251,10 @@ class Extractor:
             except (SystemError, UnicodeDecodeError, ValueError):
                 import_matches = []
             for _, captures in import_matches:
+                names = tuple(
+                    source[n.start_byte : n.end_byte].decode("utf-8", "replace") for n in captures.get("import.name", ())
+                )
                 for node in captures.get("import.path", ()):
                     text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-                    out.imports.append(Import(text.strip("\"'<>` "), node.start_point.row + 1))
+                    out.imports.append(Import(text.strip("\"'<>` "), node.start_point.row + 1, names))
         return out

@@ -21,6 +21,10 @@ class CodeGraph:
         if src in self.g and dst in self.g:
             self.g.add_edge(src, dst, key=rel)
 
+    def remove_edge(self, src: str, dst: str, rel: str) -> None:
+        if self.g.has_edge(src, dst, key=rel):
+            self.g.remove_edge(src, dst, key=rel)
+
     def remove_nodes(self, ids) -> None:
         self.g.remove_nodes_from(ids)
 

@@ -6,6 +6,7 @@ either all of a file's update or none of it.
 from __future__ import annotations
 
 import os
+import posixpath
 import sys
 import threading
 import time
@@ -19,11 +20,13 @@ from .digest import line_span, line_starts
 from .extract import Extractor
 from .graph import CodeGraph
 from .parse import FileRecord, parse
+from .resolve import Resolver
 from .store import FileState, NodeRow, Store, db_path_for
 from .walk import DEFAULT_MAX_FILE_BYTES, WalkedFile, WalkReport, is_ignored, walk
 
 BATCH_FILES = 256
 BATCH_SECONDS = 1.0
+FULL_RESOLVE_SHARE = 0.2  # past this share of files changed, re-resolve everything
 
 
 def utc_stamp(epoch: float | None = None) -> str:
@@ -61,6 +64,8 @@ class RepoIndex:
         self.graph = CodeGraph()
         self.ready = threading.Event()
         self.generation = 0  # bumps on every committed change; caches key on it
+        self._touched_paths: set[str] = set()  # changed since the last resolution
+        self._touched_names: set[str] = set()
 
     # -- loading ------------------------------------------------------------
     def load(self) -> bool:
@@ -88,6 +93,8 @@ class RepoIndex:
     def _apply(self, walked: WalkedFile, record: FileRecord, old: FileState | None) -> None:
         """Write one parsed file and mirror it in the graph. Caller holds begin()."""
         removed = self.store.delete_file(walked.path)
+        self._touch(walked.path, removed)
+        self._touch(walked.path, [n.id for n in record.nodes])
         self.graph.remove_nodes(removed)
         self.store.put_file(
             self._state(walked, record, old), record.nodes, record.edges, record.postings,
@@ -101,7 +108,48 @@ class RepoIndex:
             sys.stderr.write(f"repo-graph: warning: {walked.path}: {warning}\n")
 
     def _remove(self, path: str) -> None:
-        self.graph.remove_nodes(self.store.delete_file(path))
+        removed = self.store.delete_file(path)
+        self._touch(path, removed)
+        self.graph.remove_nodes(removed)
+
+    def _touch(self, path: str, node_ids) -> None:
+        self._touched_paths.add(path)
+        for node_id in node_ids:
+            fragment = node_id.partition("#")[2]
+            if fragment:
+                self._touched_names.add(fragment.rsplit(".", 1)[-1].split("~")[0])
+
+    def _resolve(self) -> None:
+        """Re-resolve the links of changed files and of every file whose links may
+        point into them or whose names they may now define."""
+        if not self._touched_paths:
+            return
+        with self.lock:
+            resolver = Resolver(self.store, self.registry)
+            changed = self._touched_paths
+            if len(changed) > FULL_RESOLVE_SHARE * max(len(resolver.files), 1):
+                affected = set(resolver.files) | changed
+            else:
+                affected = set(changed) | self.store.paths_linking_into(changed)
+                affected |= self.store.paths_referring_to(self._touched_names)
+                affected |= {p for p in resolver.files if posixpath.basename(p).lower().startswith("readme")
+                             and posixpath.dirname(p) in {posixpath.dirname(c) for c in changed}}
+            old = self.store.links_of(affected)
+            links = resolver.links_for(affected)
+            self.store.begin()
+            try:
+                self.store.replace_links(affected, links)
+                self.generation += 1
+                self.store.commit()
+            except BaseException:
+                self.store.rollback()
+                raise
+            for src, dst, rel in old:
+                self.graph.remove_edge(src, dst, rel)
+            for _path, src, dst, rel in links:
+                self.graph.add_edge(src, dst, rel)
+            self._touched_paths = set()
+            self._touched_names = set()
 
     def _read(self, walked: WalkedFile) -> bytes | None:
         try:
@@ -179,6 +227,7 @@ class RepoIndex:
                 self.store.rollback()
                 raise
         summary.removed = len(gone)
+        self._resolve()
         self.store.set_meta("complete", "1")
         self.store.set_meta("indexed_at", utc_stamp())
         self.ready.set()
@@ -215,6 +264,7 @@ class RepoIndex:
                     except BaseException:
                         self.store.rollback()
                         raise
+                    self._resolve()
                 return False
             walked = WalkedFile(path, st.st_size, st.st_mtime_ns, st.st_ino)
             if old is not None and (old.size, old.mtime_ns, old.inode) == (st.st_size, st.st_mtime_ns, st.st_ino):
@@ -231,6 +281,7 @@ class RepoIndex:
             except BaseException:
                 self.store.rollback()
                 raise
+            self._resolve()
             return record.status == "ok"
 
     # -- reading ------------------------------------------------------------

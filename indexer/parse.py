@@ -6,6 +6,7 @@ nothing else and writes nothing.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -41,7 +42,7 @@ class FileRecord:
     edges: list[tuple[str, str, str]] = field(default_factory=list)
     postings: list[tuple[int, Counter]] = field(default_factory=list)  # (index into nodes, tf)
     refs: list[tuple[str, str, str, int]] = field(default_factory=list)  # (src id, name, kind, line)
-    imports: list[tuple[str, int]] = field(default_factory=list)
+    imports: list[tuple[str, int, str]] = field(default_factory=list)  # (target, line, names)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -171,10 +172,37 @@ def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text
         record.edges.append((rel, node_id, DEFINES))
         if sym.parent is not None:
             record.edges.append((parent_id, node_id, CONTAINS))
+    module_id = _add_module(record, spec, extraction, data, starts, path_text, prefix)
     for ref in extraction.references:
-        src = ids[ref.scope] if ref.scope is not None else rel
+        src = ids[ref.scope] if ref.scope is not None else (module_id or rel)
         record.refs.append((src, ref.name, ref.kind, ref.line))
-    record.imports += [(imp.path, imp.line) for imp in extraction.imports]
+    record.imports += [(imp.path, imp.line, " ".join(imp.names)) for imp in extraction.imports]
+
+
+MODULE_FRAGMENT = "__module__"
+
+
+def _add_module(record, spec, extraction, data, starts, path_text, prefix) -> str | None:
+    """The file's header (module doc, imports, top-level statements before the first
+    definition) as a `module` symbol, so a file's imports have a frame to hang on."""
+    first_def = min((s.start_line for s in extraction.symbols if s.parent is None), default=len(starts) + 1)
+    last = first_def - 1
+    while last >= 1 and not line_span(data, starts, last, last).strip():
+        last -= 1
+    if last < 1:
+        return None
+    rel = record.path
+    node_id = f"{rel}#{MODULE_FRAGMENT}"
+    span = line_span(data, starts, 1, last)
+    name = prefix or rel
+    tf, length = _weighted((W_NAME, PurePosixPath(rel).stem), (W_PATH, path_text), (W_DOC, extraction.module_doc),
+                           (W_BODY, span.decode("utf-8", "replace")))
+    signature = span.split(b"\n", 1)[0].decode("utf-8", "replace")[:240]
+    record.nodes.append(_node(node_id, rel, "symbol", "module", PurePosixPath(rel).stem, f"module {name}", 1, last,
+                              span, rel, signature, extraction.module_doc, length))
+    record.postings.append((len(record.nodes) - 1, tf))
+    record.edges.append((rel, node_id, DEFINES))
+    return node_id
 
 
 def _add_sections(record: FileRecord, data, starts, path_text):
@@ -189,6 +217,8 @@ def _add_sections(record: FileRecord, data, starts, path_text):
         own = _lines_text(data, starts, sec.start_line, sec.own_end_line)
         heading_path = " ".join(found[p].title for p in _ancestors(found, sec))
         tf, length = _weighted((W_NAME, sec.title), (W_DOC, heading_path), (W_PATH, path_text), (W_BODY, own))
+        for name in _named_in(sec.title, own):
+            record.refs.append((node_id, name, "doc", sec.start_line))
         node = _node(node_id, rel, "section", "section", sec.title, sec.title, sec.start_line, sec.end_line, span,
                      parent_id, "", "", length)
         record.nodes.append(node)
@@ -196,6 +226,21 @@ def _add_sections(record: FileRecord, data, starts, path_text):
         record.edges.append((rel, node_id, DEFINES))
         if sec.parent is not None:
             record.edges.append((parent_id, node_id, CONTAINS))
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]{2,120})`")
+_LINK = re.compile(r"\]\(([^)\s#]+)")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][\w.:/-]*$")
+
+
+def _named_in(title: str, text: str) -> list[str]:
+    """What a doc section names: code spans, link targets, an identifier heading."""
+    found = [m.group(1).strip().rstrip("()") for m in _CODE_SPAN.finditer(text)]
+    if _IDENTIFIER.match(title.strip("` ")) and len(title) > 2:
+        found.append(title.strip("` "))
+    found = [f for f in found if _IDENTIFIER.match(f)]
+    found += [m.group(1) for m in _LINK.finditer(text) if "://" not in m.group(1)]  # relative paths
+    return list(dict.fromkeys(found))
 
 
 def _ancestors(found, sec):

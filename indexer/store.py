@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CACHE_ENV = "REPO_GRAPH_CACHE_DIR"
 
 _SCHEMA = """
@@ -34,8 +34,12 @@ CREATE TABLE postings(term TEXT NOT NULL, node INTEGER NOT NULL, tf REAL NOT NUL
 CREATE INDEX postings_node ON postings(node);
 CREATE TABLE refs(path TEXT NOT NULL, src TEXT NOT NULL, name TEXT NOT NULL, kind TEXT, line INTEGER);
 CREATE INDEX refs_path ON refs(path);
-CREATE TABLE imports(path TEXT NOT NULL, target TEXT NOT NULL, line INTEGER);
+CREATE TABLE imports(path TEXT NOT NULL, target TEXT NOT NULL, line INTEGER, names TEXT);
 CREATE INDEX imports_path ON imports(path);
+CREATE INDEX refs_name ON refs(name);
+CREATE TABLE links(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
+CREATE INDEX links_path ON links(path);
+CREATE INDEX links_dst ON links(dst);
 """
 
 NODE_COLUMNS = (
@@ -138,6 +142,21 @@ class Store:
             self.db.close()
 
     # -- meta ---------------------------------------------------------------
+    def stats(self) -> dict[str, dict[str, int]]:
+        """Counts per language, node kind and edge kind, for `index --stats`."""
+        with self.lock:
+            q = self.db.execute
+            return {
+                "files_by_language": dict(q("SELECT coalesce(language,'?'), count(*) FROM files WHERE status='ok' GROUP BY 1")),
+                "files_skipped": dict(q("SELECT status, count(*) FROM files WHERE status!='ok' GROUP BY 1")),
+                "nodes_by_kind": dict(q("SELECT CASE kind WHEN 'symbol' THEN 'symbol:' || sym_kind ELSE kind END, count(*) "
+                                        "FROM nodes GROUP BY 1")),
+                "symbols_by_language": dict(q("SELECT f.language, count(*) FROM nodes n JOIN files f ON f.path=n.path "
+                                              "WHERE n.kind='symbol' GROUP BY 1")),
+                "edges_by_kind": dict(q("SELECT rel, count(*) FROM (SELECT rel FROM edges UNION ALL SELECT rel FROM links) GROUP BY 1")),
+                "unresolved_names": {"refs": q("SELECT count(*) FROM refs").fetchone()[0]},
+            }
+
     def get_meta(self, key: str) -> str | None:
         with self.lock:
             row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
@@ -190,7 +209,7 @@ class Store:
         """Remove a file's rows; returns the ids of the nodes that went."""
         ids = [r[0] for r in self.db.execute("SELECT id FROM nodes WHERE path=?", (path,))]
         self.db.execute("DELETE FROM postings WHERE node IN (SELECT rowid FROM nodes WHERE path=?)", (path,))
-        for table in ("nodes", "edges", "refs", "imports", "files"):
+        for table in ("nodes", "edges", "refs", "imports", "links", "files"):
             self.db.execute(f"DELETE FROM {table} WHERE path=?", (path,))
         return ids
 
@@ -215,7 +234,7 @@ class Store:
             ((term, rowids[i], tf) for i, counter in postings for term, tf in counter.items()),
         )
         self.db.executemany("INSERT INTO refs VALUES(?,?,?,?,?)", ((state.path, *r) for r in refs))
-        self.db.executemany("INSERT INTO imports VALUES(?,?,?)", ((state.path, *i) for i in imports))
+        self.db.executemany("INSERT INTO imports VALUES(?,?,?,?)", ((state.path, *i) for i in imports))
 
     # -- nodes and edges ----------------------------------------------------
     def _nodes(self, where: str, args=()) -> list[tuple[int, NodeRow]]:
@@ -274,8 +293,57 @@ class Store:
             return self.db.execute("SELECT id, kind, path FROM nodes").fetchall()
 
     def all_edges(self):
+        """Structural edges and resolved links alike."""
         with self.lock:
-            return self.db.execute("SELECT src, dst, rel FROM edges").fetchall()
+            return self.db.execute("SELECT src, dst, rel FROM edges UNION ALL SELECT src, dst, rel FROM links").fetchall()
+
+    # -- resolution inputs and outputs ---------------------------------------
+    def indexed_files(self) -> dict[str, str | None]:
+        with self.lock:
+            return dict(self.db.execute("SELECT path, language FROM files WHERE status='ok'"))
+
+    def symbol_names(self) -> list[tuple[str, str, str, str]]:
+        """(name, id, path, sym_kind) of every symbol: the name index for references."""
+        with self.lock:
+            return self.db.execute("SELECT name, id, path, sym_kind FROM nodes WHERE kind='symbol'").fetchall()
+
+    def imports_of(self, paths) -> list[tuple[str, str, int, str]]:
+        return self._in("SELECT path, target, line, names FROM imports WHERE path IN ({})", paths)
+
+    def refs_of(self, paths) -> list[tuple[str, str, str, str]]:
+        return self._in("SELECT path, src, name, kind FROM refs WHERE path IN ({})", paths)
+
+    def links_of(self, paths) -> list[tuple[str, str, str]]:
+        return self._in("SELECT src, dst, rel FROM links WHERE path IN ({})", paths)
+
+    def paths_referring_to(self, names) -> set[str]:
+        return {r[0] for r in self._in("SELECT DISTINCT path FROM refs WHERE name IN ({})", names)}
+
+    def paths_linking_into(self, paths) -> set[str]:
+        """Files with a resolved link into any of `paths` (their importers, callers)."""
+        out = set()
+        for p in paths:
+            with self.lock:
+                out.update(r[0] for r in self.db.execute(
+                    "SELECT DISTINCT path FROM links WHERE dst = ? OR (dst >= ? AND dst < ?)", (p, p + "#", p + "$")))
+        return out
+
+    def replace_links(self, paths, links) -> None:
+        """Links owned by `paths` become `links` [(path, src, dst, rel)]. Inside begin()/commit()."""
+        paths = list(paths)
+        for i in range(0, len(paths), 900):
+            chunk = paths[i : i + 900]
+            self.db.execute(f"DELETE FROM links WHERE path IN ({','.join('?' * len(chunk))})", chunk)
+        self.db.executemany("INSERT INTO links VALUES(?,?,?,?)", links)
+
+    def _in(self, sql: str, values) -> list:
+        values = list(values)
+        out = []
+        with self.lock:
+            for i in range(0, len(values), 900):
+                chunk = values[i : i + 900]
+                out += self.db.execute(sql.format(",".join("?" * len(chunk))), chunk).fetchall()
+        return out
 
     def edges_of_file(self, path: str):
         with self.lock:
@@ -318,7 +386,8 @@ class Store:
             out = {"files": self.db.execute("SELECT count(*) FROM files WHERE status='ok'").fetchone()[0]}
             for kind, n in self.db.execute("SELECT kind, count(*) FROM nodes GROUP BY kind"):
                 out[kind] = n
-            out["edges"] = self.db.execute("SELECT count(*) FROM edges").fetchone()[0]
+            out["edges"] = self.db.execute(
+                "SELECT (SELECT count(*) FROM edges) + (SELECT count(*) FROM links)").fetchone()[0]
             out["languages"] = {
                 lang: n
                 for lang, n in self.db.execute(

@@ -73,8 +73,12 @@ def cmd_index(args) -> int:
     progress = _Progress(not args.quiet)
     summary = index.refresh(progress=progress)
     progress.close()
+    stats = index.store.stats() if args.stats else None
     if args.json:
-        sys.stdout.write(json.dumps(asdict(summary), sort_keys=True) + "\n")
+        data = asdict(summary)
+        if stats is not None:
+            data["stats"] = stats
+        sys.stdout.write(json.dumps(data, sort_keys=True) + "\n")
         return EXIT_OK
     langs = ", ".join(f"{k} {v}" for k, v in sorted(summary.languages.items(), key=lambda kv: -kv[1])) or "none"
     sys.stdout.write(
@@ -89,6 +93,11 @@ def cmd_index(args) -> int:
         f"  seconds   {summary.seconds:.2f}\n"
         f"  database  {summary.database}\n"
     )
+    if stats is not None:
+        for title, table in stats.items():
+            sys.stdout.write(f"{title.replace('_', ' ')}:\n")
+            for key, n in sorted(table.items(), key=lambda kv: (-kv[1], kv[0])):
+                sys.stdout.write(f"  {key:<28} {n}\n")
     return EXIT_OK
 
 
@@ -158,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Build or refresh the index of PATH and print a summary.")
     p.add_argument("path", nargs="?", default=".", metavar="PATH")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--stats", action="store_true", help="also print counts per language, node kind and edge kind")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     common(p)
     p.set_defaults(func=cmd_index)

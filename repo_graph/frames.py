@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from indexer.digest import sha256
+from indexer.parse import MODULE_FRAGMENT
 from indexer.store import NodeRow
 
 from .anchors import node_uri
@@ -17,9 +18,23 @@ MAX_RELATIONS = 24
 
 _METHOD = {"symbol": "tree-sitter-symbol-extraction", "section": "markdown-section"}
 
-# How each stored edge reads from either end.
-_OUTGOING = {"repo-graph:contains": m.REL_CONTAINS}
-_INCOMING = {"code.defines": m.REL_DEFINED_IN, "repo-graph:contains": m.REL_MEMBER_OF}
+# How each stored edge reads from either end: outgoing edges keep the shared
+# vocabulary; incoming ones get our own namespaced inverse.
+_OUTGOING = {
+    "repo-graph:contains": m.REL_CONTAINS,
+    "code.calls": m.REL_CALLS,
+    "code.references": m.REL_REFERENCES,
+    "code.imports": m.REL_IMPORTS,
+    "doc.documents": m.REL_DOCUMENTS,
+}
+_INCOMING = {
+    "code.defines": m.REL_DEFINED_IN,
+    "repo-graph:contains": m.REL_MEMBER_OF,
+    "code.calls": m.REL_CALLED_BY,
+    "code.references": m.REL_REFERENCED_BY,
+    "code.imports": m.REL_IMPORTED_BY,
+    "doc.documents": m.REL_DOCUMENTED_BY,
+}
 
 
 def frame_kind(node: NodeRow) -> str:
@@ -41,11 +56,20 @@ def display_name(node_id: str) -> str:
 def relations(index, node: NodeRow, prefer: frozenset[str]) -> tuple[m.Relation, ...]:
     """Every edge at this node, as the frame sees it; edges to an anchor are never cut."""
     found: list[tuple[str, str]] = []
-    for rel, target in index.graph.in_edges(node.id):
-        if rel in _INCOMING:
-            found.append((_INCOMING[rel], target))
-    for rel, target in index.graph.out_edges(node.id):
-        found.append((_OUTGOING.get(rel, rel), target))
+    # A module frame speaks for its file: the file's imports are its relations. In a
+    # file with no header (no module frame), its top-level symbols speak for it.
+    speaks_for_file = node.sym_kind == "module" or (
+        node.kind == "symbol" and node.parent == node.path and f"{node.path}#{MODULE_FRAGMENT}" not in index.graph
+    )
+    ends = (node.id, node.path) if speaks_for_file else (node.id,)
+    for end in ends:
+        for rel, target in index.graph.in_edges(end):
+            if rel in _INCOMING and target != node.id and not (end == node.path and rel == "code.defines"):
+                found.append((_INCOMING[rel], target))
+        for rel, target in index.graph.out_edges(end):
+            if rel in _OUTGOING and (end == node.id or rel == "code.imports"):
+                found.append((_OUTGOING[rel], target))
+    found = list(dict.fromkeys(found))
     found.sort(key=lambda rt: (rt[1] not in prefer, rt[0] != m.REL_DEFINED_IN))
     return tuple(
         m.Relation(rel, node_uri(index.root, target), display_name(target)) for rel, target in found[:MAX_RELATIONS]

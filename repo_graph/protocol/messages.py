@@ -27,6 +27,10 @@ REL_DOCUMENTS = "doc.documents"
 REL_CONTAINS = "repo-graph:contains"
 REL_MEMBER_OF = "repo-graph:member-of"
 REL_DEFINED_IN = "repo-graph:defined-in"
+REL_CALLED_BY = "repo-graph:called-by"
+REL_REFERENCED_BY = "repo-graph:referenced-by"
+REL_IMPORTED_BY = "repo-graph:imported-by"
+REL_DOCUMENTED_BY = "repo-graph:documented-by"
 
 # Verdicts.
 VALID = "valid"

@@ -1,0 +1,234 @@
+"""Names to edges, once every file is known: imports to the files they load
+(`code.imports`), uses to the symbols they name (`code.calls`, `code.references`),
+doc sections to what they mention (`doc.documents`).
+
+A use resolves to a definition in its own file first, then in the files its file
+imports, then anywhere, but only while the name is rare enough to mean something;
+unresolved names stay in the `refs` table as a cheap name index, not as nodes.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from pathlib import PurePosixPath
+
+from grammars import Registry
+
+IMPORTS = "code.imports"
+CALLS = "code.calls"
+REFERENCES = "code.references"
+DOCUMENTS = "doc.documents"
+
+MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
+MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
+MAX_README_FILES = 50
+SOURCE_ROOTS = ("", "src", "lib", "source", "include", "pkg", "app")
+
+
+class Resolver:
+    """The repository-wide lookups resolution needs, built once per pass."""
+
+    def __init__(self, store, registry: Registry):
+        self.store = store
+        self.registry = registry
+        self.files = store.indexed_files()  # path -> language
+        self.by_dir: dict[str, list[str]] = defaultdict(list)
+        self.by_name: dict[str, list[str]] = defaultdict(list)
+        for path in self.files:
+            self.by_dir[posixpath.dirname(path)].append(path)
+            self.by_name[posixpath.basename(path)].append(path)
+        self.symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)  # name -> [(id, path)]
+        self.qualified: dict[str, list[str]] = defaultdict(list)  # Class.method -> ids
+        for name, node_id, path, sym_kind in store.symbol_names():
+            if sym_kind == "module":
+                continue
+            self.symbols[name].append((node_id, path))
+            qual = node_id.partition("#")[2]
+            if "." in qual:
+                self.qualified[qual].append(node_id)
+
+    # -- imports --------------------------------------------------------------
+    def _first(self, candidates) -> str | None:
+        for c in candidates:
+            c = posixpath.normpath(c) if c else c
+            if c in self.files:
+                return c
+        return None
+
+    def _with_exts(self, base: str, exts) -> list[str]:
+        return [base] + [base + e for e in exts if e] + [f"{base}/index{e}" for e in exts if e]
+
+    def import_targets(self, path: str, target: str, names: str) -> list[str]:
+        spec = self.registry.languages.get(self.files.get(path) or "")
+        if spec is None or not target:
+            return []
+        here = posixpath.dirname(path)
+        exts = spec.import_extensions
+        style = spec.import_style
+        if style == "python":
+            return self._python(here, target, names.split(), exts)
+        if style == "go":
+            return self._go(target)
+        if style == "include":
+            return self._include(here, target)
+        if style == "rust":
+            return self._rust(path, target)
+        if style == "dotted":
+            return self._dotted(target, exts)
+        return self._relative(here, target, exts)
+
+    def _python(self, here: str, target: str, names: list[str], exts) -> list[str]:
+        dots = len(target) - len(target.lstrip("."))
+        module = target[dots:].replace(".", "/")
+        if dots:
+            base = here
+            for _ in range(dots - 1):
+                base = posixpath.dirname(base)
+            roots = [posixpath.join(base, module) if module else base]
+        else:
+            roots = [posixpath.join(r, module) if r else module for r in SOURCE_ROOTS]
+            roots.append(posixpath.join(here, module))  # implicit relative (scripts, old code)
+        found = []
+        for root in roots:
+            for name in names:  # `from pkg import mod`: mod may be a module
+                hit = self._first([f"{root}/{name}{e}" for e in exts] + [f"{root}/{name}/__init__.py"])
+                if hit:
+                    found.append(hit)
+            hit = self._first([f"{root}{e}" for e in exts] + [f"{root}/__init__.py"])
+            if hit and (not names or len(found) < len(names)):
+                found.append(hit)
+            if found:
+                return found
+        return []
+
+    def _relative(self, here: str, target: str, exts) -> list[str]:
+        bases = [posixpath.join(here, target)]
+        if not target.startswith("."):
+            bases += [posixpath.join(r, target) for r in SOURCE_ROOTS]
+        for base in bases:
+            hit = self._first(self._with_exts(base, exts))
+            if hit:
+                return [hit]
+        return []
+
+    def _go(self, target: str) -> list[str]:
+        parts = target.split("/")
+        for i in range(len(parts)):  # the longest suffix of the import path that is a directory here
+            d = "/".join(parts[i:])
+            files = [f for f in self.by_dir.get(d, ()) if f.endswith(".go") and not f.endswith("_test.go")]
+            if files:
+                return sorted(files)[:MAX_PACKAGE_FILES]
+        return []
+
+    def _include(self, here: str, target: str) -> list[str]:
+        hit = self._first([posixpath.join(here, target)] + [posixpath.join(r, target) for r in SOURCE_ROOTS])
+        if hit:
+            return [hit]
+        suffix = "/" + target
+        matches = [p for p in self.by_name.get(posixpath.basename(target), ()) if ("/" + p).endswith(suffix)]
+        return matches if len(matches) == 1 else []
+
+    def _rust(self, path: str, target: str) -> list[str]:
+        here = posixpath.dirname(path)
+        stem = PurePosixPath(path).stem
+        if "::" not in target and " " not in target:  # `mod foo;`
+            owner = here if stem in ("mod", "lib", "main") else posixpath.join(here, stem)
+            return [h for h in [self._first([f"{owner}/{target}.rs", f"{owner}/{target}/mod.rs"])] if h]
+        words = target.replace("{", " ").split("::")
+        if words[0] in ("crate", "self", "super"):
+            base = self._crate_root(path) if words[0] == "crate" else (here if words[0] == "self" else posixpath.dirname(here))
+            words = words[1:]
+            for n in range(len(words), 0, -1):
+                rel = "/".join(w.strip() for w in words[:n])
+                hit = self._first([f"{base}/{rel}.rs", f"{base}/{rel}/mod.rs"])
+                if hit:
+                    return [hit]
+        return []
+
+    def _crate_root(self, path: str) -> str:
+        d = posixpath.dirname(path)
+        while d:
+            if f"{d}/lib.rs" in self.files or f"{d}/main.rs" in self.files:
+                return d
+            d = posixpath.dirname(d)
+        return "src"
+
+    def _dotted(self, target: str, exts) -> list[str]:
+        rel = target.replace("\\", "/").replace("::", "/").replace(".", "/").strip("/")
+        parts = rel.split("/")
+        for n in range(len(parts), 0, -1):  # `a.b.C` or `a.b.C.member`
+            suffix = "/".join(parts[:n])
+            for ext in exts:
+                name = posixpath.basename(suffix) + ext
+                matches = [p for p in self.by_name.get(name, ()) if ("/" + p).endswith("/" + suffix + ext)]
+                if matches:
+                    return matches[:MAX_PACKAGE_FILES]
+        return []
+
+    # -- uses -----------------------------------------------------------------
+    def use_targets(self, path: str, name: str, imported: set[str]) -> list[str]:
+        name = name.strip()
+        if "::" in name or ("." in name and name in self.qualified):
+            return self.qualified.get(name.replace("::", "."), [])[:MAX_GLOBAL_MATCHES]
+        found = self.symbols.get(name)
+        if not found:
+            return []
+        local = [i for i, p in found if p == path]
+        if local:
+            return local[:MAX_GLOBAL_MATCHES]
+        near = [i for i, p in found if p in imported]
+        if near:
+            return near[:MAX_GLOBAL_MATCHES]
+        return [i for i, _ in found] if len(found) <= MAX_GLOBAL_MATCHES else []
+
+    def doc_targets(self, path: str, name: str) -> list[str]:
+        here = posixpath.dirname(path)
+        for candidate in (posixpath.normpath(posixpath.join(here, name)), name.lstrip("./")):
+            if candidate in self.files:
+                return [candidate]
+        found = self.symbols.get(name.rsplit(".", 1)[-1].replace("::", "."), [])
+        if "." in name or "::" in name:
+            qual = self.qualified.get(name.replace("::", "."), [])
+            if qual:
+                return qual[:MAX_GLOBAL_MATCHES]
+            found = [(i, p) for i, p in found if i.endswith(name.replace("::", "."))]
+        return [i for i, _ in found] if 0 < len(found) <= MAX_GLOBAL_MATCHES else []
+
+    def readme_targets(self, path: str) -> list[str]:
+        if not PurePosixPath(path).stem.lower() == "readme":
+            return []
+        here = posixpath.dirname(path)
+        return [p for p in sorted(self.by_dir.get(here, ())) if p != path][:MAX_README_FILES]
+
+    # -- one file ---------------------------------------------------------------
+    def links_for(self, paths) -> list[tuple[str, str, str, str]]:
+        """Every link owned by `paths`, as (owner path, src, dst, rel)."""
+        paths = [p for p in paths if p in self.files]
+        imported: dict[str, set[str]] = defaultdict(set)
+        links: set[tuple[str, str, str, str]] = set()
+        for path, target, _line, names in self.store.imports_of(paths):
+            for dst in self.import_targets(path, target, names or ""):
+                if dst != path:
+                    imported[path].add(dst)
+                    links.add((path, path, dst, IMPORTS))
+        for path, src, name, kind in self.store.refs_of(paths):
+            if kind == "doc":
+                for dst in self.doc_targets(path, name):
+                    links.add((path, src, dst, DOCUMENTS))
+                continue
+            rel = CALLS if kind == "call" else REFERENCES
+            for dst in self.use_targets(path, name, imported[path]):
+                if dst != src:
+                    links.add((path, src, dst, rel))
+        for path in paths:
+            top = self._readme_top_section(path)
+            if top:
+                links.update((path, top, dst, DOCUMENTS) for dst in self.readme_targets(path))
+        return sorted(links)
+
+    def _readme_top_section(self, path: str) -> str | None:
+        if PurePosixPath(path).stem.lower() != "readme":
+            return None
+        nodes = [n for n in self.store.nodes_in_file(path) if n.kind == "section"]
+        return nodes[0].id if nodes else None

@@ -1,0 +1,121 @@
+"""The code graph: imports resolved per language, uses resolved to definitions,
+docs linked to what they name, and all of it kept right when files change."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.index import RepoIndex
+
+from .conftest import make_repo
+
+MIXED = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": "from .b import helper\nimport pkg.c\n\ndef run():\n    return helper() + pkg.c.other()\n",
+    "pkg/b.py": "def helper():\n    \"\"\"Help.\"\"\"\n    return 1\n",
+    "pkg/c.py": "def other():\n    return 2\n",
+    "web/app.ts": "import { format } from \"./util\";\nimport lib from \"./lib\";\nexport function main(): string {\n  return format(lib);\n}\n",
+    "web/util.ts": "export function format(x: string): string {\n  return x;\n}\n",
+    "web/lib/index.ts": "export default \"lib\";\n",
+    "csrc/main.c": "#include \"sub/util.h\"\n#include \"common.h\"\nint main(void) { return util_add(1, 2); }\n",
+    "csrc/sub/util.h": "int util_add(int a, int b);\n",
+    "csrc/sub/util.c": "#include \"util.h\"\nint util_add(int a, int b) { return a + b; }\n",
+    "include/common.h": "#define COMMON 1\n",
+    "go/cmd/main.go": "package main\n\nimport \"example.com/proj/go/pkg/store\"\n\nfunc main() { store.Open() }\n",
+    "go/pkg/store/store.go": "package store\n\n// Open opens the store.\nfunc Open() {}\n",
+    "rs/src/lib.rs": "mod net;\nuse crate::util::helper;\n\npub fn start() { helper(); }\n",
+    "rs/src/net.rs": "pub fn connect() {}\n",
+    "rs/src/util.rs": "pub fn helper() {}\n",
+    "java/com/acme/App.java": "package com.acme;\nimport com.acme.store.Store;\nclass App { void run() { new Store(); } }\n",
+    "java/com/acme/store/Store.java": "package com.acme.store;\npublic class Store {}\n",
+    "rb/main.rb": "require_relative 'helper'\nhelp_me\n",
+    "rb/helper.rb": "def help_me\n  1\nend\n",
+    "docs/guide.md": "# Guide\n\nCall `helper` from [the app](../pkg/a.py). See `Store`.\n",
+}
+
+
+@pytest.fixture
+def mixed(tmp_path):
+    repo = make_repo(tmp_path / "mixed", MIXED)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    summary = index.refresh()
+    return index, summary
+
+
+def links(index, rel):
+    return {(s, d) for s, d, r in index.store.all_edges() if r == rel}
+
+
+def test_mixed_repository_of_seven_languages_indexes_without_warnings(mixed):
+    index, summary = mixed
+    assert summary.warnings == 0
+    assert {"python", "typescript", "c", "go", "rust", "java", "ruby", "markdown"} <= set(summary.languages)
+
+
+@pytest.mark.parametrize(
+    "src,dst",
+    [
+        ("pkg/a.py", "pkg/b.py"),  # relative python import
+        ("pkg/a.py", "pkg/c.py"),  # absolute python import
+        ("web/app.ts", "web/util.ts"),  # TS path without extension
+        ("web/app.ts", "web/lib/index.ts"),  # TS directory import -> index
+        ("csrc/main.c", "csrc/sub/util.h"),  # C include in a subdirectory
+        ("csrc/main.c", "include/common.h"),  # C include by search path
+        ("csrc/sub/util.c", "csrc/sub/util.h"),
+        ("go/cmd/main.go", "go/pkg/store/store.go"),  # Go package by directory
+        ("rs/src/lib.rs", "rs/src/net.rs"),  # Rust mod
+        ("rs/src/lib.rs", "rs/src/util.rs"),  # Rust use crate::
+        ("java/com/acme/App.java", "java/com/acme/store/Store.java"),
+        ("rb/main.rb", "rb/helper.rb"),
+    ],
+)
+def test_imports_resolve_to_files(mixed, src, dst):
+    index, _ = mixed
+    assert (src, dst) in links(index, "code.imports")
+
+
+def test_calls_resolve_through_imports(mixed):
+    index, _ = mixed
+    calls = links(index, "code.calls")
+    assert ("pkg/a.py#run", "pkg/b.py#helper") in calls
+    assert ("web/app.ts#main", "web/util.ts#format") in calls
+    assert ("go/cmd/main.go#main", "go/pkg/store/store.go#Open") in calls
+    assert ("csrc/main.c#main", "csrc/sub/util.c#util_add") in calls
+
+
+def test_docs_document_the_files_and_symbols_they_name(mixed):
+    index, _ = mixed
+    docs = links(index, "doc.documents")
+    assert ("docs/guide.md#guide", "pkg/a.py") in docs
+    assert ("docs/guide.md#guide", "pkg/b.py#helper") in docs
+    assert ("docs/guide.md#guide", "java/com/acme/store/Store.java#Store") in docs
+
+
+def test_a_changed_definition_re_resolves_its_callers(mixed):
+    index, _ = mixed
+    b = index.root / "pkg" / "b.py"
+    b.write_text("def renamed():\n    return 1\n")
+    index.refresh()
+    assert ("pkg/a.py#run", "pkg/b.py#helper") not in links(index, "code.calls")
+    b.write_text("def helper():\n    return 3\n")
+    assert index.ensure_fresh("pkg/b.py")
+    assert ("pkg/a.py#run", "pkg/b.py#helper") in links(index, "code.calls")
+    assert index.graph.g.has_edge("pkg/a.py#run", "pkg/b.py#helper")
+
+
+def test_g4_anchored_file_leads_to_its_imports_and_callers(provider_factory, tmp_path):
+    repo = make_repo(tmp_path / "mixed", MIXED)
+    p = provider_factory(repo)
+    p.handshake()
+    reply = p.query(goal="helper", anchors=["pkg/b.py"], max_frames=10)
+    frames = reply["result"]["frames"]
+    rels = {(r["rel"], r["target_uri"]) for f in frames for r in f["relations"]}
+    assert ("repo-graph:called-by", (repo / "pkg/a.py").as_uri() + "#run") in rels
+    assert ("repo-graph:imported-by", (repo / "pkg/a.py").as_uri()) in rels
+    reply = p.query(goal="run", anchors=["pkg/a.py"], max_frames=10)
+    rels = {(r["rel"], r["target_uri"]) for f in reply["result"]["frames"] for r in f["relations"]}
+    assert ("code.imports", (repo / "pkg/b.py").as_uri()) in rels
+    assert ("code.calls", (repo / "pkg/b.py").as_uri() + "#helper") in rels
+    for rel, target in sorted(rels):
+        frames = p.query(goal="run", anchors=[target])["result"]["frames"]
+        assert frames and (frames[0]["uri"] == target or any(r["target_uri"] == target for r in frames[0]["relations"])), target
