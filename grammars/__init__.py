@@ -38,6 +38,8 @@ class LanguageSpec:
     wrappers: tuple[str, ...]
     qualify_with_module: bool
     inherits: tuple[str, ...]
+    import_style: str
+    import_extensions: tuple[str, ...]
     folder: Path = field(compare=False)
 
     def query_text(self, purpose: str) -> str:
@@ -81,6 +83,8 @@ def _read_spec(folder: Path) -> LanguageSpec:
         wrappers=tuple(data.get("wrappers", ())),
         qualify_with_module=bool(data.get("qualify_with_module", False)),
         inherits=tuple(data.get("inherits", ())),
+        import_style=data.get("import_style", "relative"),
+        import_extensions=tuple(data.get("import_extensions", data.get("extensions", ()))),
         folder=folder,
     )
 
