@@ -6,6 +6,7 @@ either all of a file's update or none of it.
 from __future__ import annotations
 
 import os
+import stat as stat_mod
 import posixpath
 import sys
 import threading
@@ -22,7 +23,7 @@ from .graph import CodeGraph
 from .parse import FileRecord, parse
 from .resolve import Resolver
 from .store import FileState, NodeRow, Store, db_path_for
-from .walk import DEFAULT_MAX_FILE_BYTES, WalkedFile, WalkReport, is_ignored, walk
+from .walk import DEFAULT_MAX_FILE_BYTES, IgnoreRules, WalkedFile, WalkReport, walk
 
 BATCH_FILES = 256
 BATCH_SECONDS = 1.0
@@ -62,6 +63,7 @@ class RepoIndex:
         self.registry = Registry()
         self.extractor = Extractor()
         self.graph = CodeGraph()
+        self.rules = IgnoreRules(self.root)
         self.ready = threading.Event()
         self.generation = 0  # bumps on every committed change; caches key on it
         self._touched_paths: set[str] = set()  # changed since the last resolution
@@ -189,7 +191,8 @@ class RepoIndex:
             pending.clear()
             last_commit = time.monotonic()
 
-        files = list(walk(self.root, max_file_bytes=self.max_file_bytes, report=report))
+        self.rules.invalidate()  # a .gitignore may have changed while nobody watched
+        files = list(walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules))
         total_bytes = sum(f.size for f in files) or 1
         done_bytes = 0
         for walked in files:
@@ -246,43 +249,73 @@ class RepoIndex:
     def ensure_fresh(self, path: str) -> bool:
         """Check one file against disk now and re-index it if it changed.
         Returns whether the file exists and is indexed."""
-        full = self.root / path
-        try:
-            st = os.stat(full, follow_symlinks=False)
-            exists = os.path.isfile(full) and not os.path.islink(full)
-        except OSError:
-            exists = False
+        return self.update([path]).get(path, False)
+
+    def update(self, paths) -> dict[str, bool]:
+        """Bring the named paths in line with disk, in one transaction: files that
+        changed are parsed, gone or newly ignored ones removed; a directory stands for
+        every file under it (created, moved or deleted trees). Returns, per file,
+        whether it is indexed now."""
         with self.lock:
-            old = self.store.file_state(path)
-            if not exists or st.st_size > self.max_file_bytes or is_ignored(self.root, path):
-                if old is not None:
-                    self.store.begin()
-                    try:
-                        self._remove(path)
-                        self.generation += 1
-                        self.store.commit()
-                    except BaseException:
-                        self.store.rollback()
-                        raise
-                    self._resolve()
-                return False
-            walked = WalkedFile(path, st.st_size, st.st_mtime_ns, st.st_ino)
-            if old is not None and (old.size, old.mtime_ns, old.inode) == (st.st_size, st.st_mtime_ns, st.st_ino):
-                return old.status == "ok"
-            data = self._read(walked)
-            if data is None:
-                return False
-            record = parse(path, data, self.registry, self.extractor)
-            self.store.begin()
-            try:
-                self._apply(walked, record, old)
-                self.generation += 1
-                self.store.commit()
-            except BaseException:
-                self.store.rollback()
-                raise
-            self._resolve()
-            return record.status == "ok"
+            files: set[str] = set()
+            for rel in paths:
+                rel = rel.strip("/")
+                if rel.rsplit("/", 1)[-1] == ".gitignore":
+                    self.rules.invalidate()
+                full = self.root / rel
+                if rel and full.is_dir() and not full.is_symlink():
+                    files.update(w.path for w in walk(self.root, max_file_bytes=self.max_file_bytes,
+                                                      rules=self.rules, under=rel))
+                    files.update(self.store.paths_under(rel + "/"))
+                elif rel:
+                    files.add(rel)
+                    if not full.exists():
+                        files.update(self.store.paths_under(rel + "/"))  # a deleted directory
+            status: dict[str, bool] = {}
+            work: list[tuple[str, WalkedFile | None, FileRecord | None, FileState | None]] = []
+            for rel in sorted(files):
+                old = self.store.file_state(rel)
+                walked = self._stat(rel)
+                if walked is None:
+                    status[rel] = False
+                    if old is not None:
+                        work.append((rel, None, None, old))
+                    continue
+                if old is not None and (old.size, old.mtime_ns, old.inode) == (walked.size, walked.mtime_ns, walked.inode):
+                    status[rel] = old.status == "ok"
+                    continue
+                data = self._read(walked)
+                if data is None:
+                    status[rel] = False
+                    continue
+                record = parse(rel, data, self.registry, self.extractor)
+                status[rel] = record.status == "ok"
+                work.append((rel, walked, record, old))
+            if work:
+                self.store.begin()
+                try:
+                    for rel, walked, record, old in work:
+                        if walked is None:
+                            self._remove(rel)
+                        else:
+                            self._apply(walked, record, old)
+                    self.generation += 1
+                    self.store.commit()
+                except BaseException:
+                    self.store.rollback()
+                    raise
+                self._resolve()
+            return status
+
+    def _stat(self, rel: str) -> WalkedFile | None:
+        """The file as the walker would take it, or None (gone, ignored, too large, not regular)."""
+        try:
+            st = os.stat(self.root / rel, follow_symlinks=False)
+        except OSError:
+            return None
+        if not stat_mod.S_ISREG(st.st_mode) or st.st_size > self.max_file_bytes or self.rules.ignored(rel):
+            return None
+        return WalkedFile(rel, st.st_size, st.st_mtime_ns, st.st_ino)
 
     # -- reading ------------------------------------------------------------
     def read_lines(self, node: NodeRow) -> bytes | None:

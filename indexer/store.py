@@ -281,6 +281,12 @@ class Store:
             )
         ]
 
+    def paths_under(self, prefix: str) -> list[str]:
+        """Indexed files whose path starts with `prefix` (a directory and a slash)."""
+        with self.lock:
+            return [r[0] for r in self.db.execute(
+                "SELECT path FROM files WHERE path >= ? AND path < ?", (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)))]
+
     def all_files_under(self, prefix: str, limit: int):
         with self.lock:
             return self.db.execute(

@@ -35,16 +35,6 @@ class WalkReport:
     unreadable: int = 0
 
 
-def _spec_for(directory: Path) -> pathspec.GitIgnoreSpec | None:
-    lines: list[str] = []
-    for name in (".gitignore",):
-        try:
-            lines += (directory / name).read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            pass
-    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
-
-
 def _ignored(rules: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:
     """Deeper .gitignore files win over shallower ones; within a file, the last match."""
     for base, spec in reversed(rules):
@@ -55,21 +45,84 @@ def _ignored(rules: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: 
     return False
 
 
-def walk(root: Path, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, report: WalkReport | None = None):
-    """Yield every indexable regular file under `root`, in a stable order."""
+class IgnoreRules:
+    """The ignore rules of one tree: `.git/info/exclude` and every `.gitignore`,
+    read once per directory and cached until told a `.gitignore` changed."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._specs: dict[str, pathspec.GitIgnoreSpec | None] = {}
+
+    def _read(self, path: Path) -> pathspec.GitIgnoreSpec | None:
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return None
+        return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+
+    def spec(self, rel_dir: str) -> pathspec.GitIgnoreSpec | None:
+        if rel_dir not in self._specs:
+            self._specs[rel_dir] = self._read((self.root / rel_dir if rel_dir else self.root) / ".gitignore")
+        return self._specs[rel_dir]
+
+    def base(self) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
+        if "\0exclude" not in self._specs:
+            self._specs["\0exclude"] = self._read(self.root / ".git" / "info" / "exclude")
+        spec = self._specs["\0exclude"]
+        return [("", spec)] if spec is not None else []
+
+    def invalidate(self) -> None:
+        self._specs.clear()
+
+    def chain(self, rel_dir: str) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
+        """The rules in force inside rel_dir, shallowest first."""
+        rules = self.base()
+        parts = rel_dir.split("/") if rel_dir else []
+        for depth in range(len(parts) + 1):
+            d = "/".join(parts[:depth])
+            spec = self.spec(d)
+            if spec is not None:
+                rules.append((d, spec))
+        return rules
+
+    def ignored(self, rel: str, is_dir: bool = False) -> bool:
+        """Whether `rel` is ignored itself or sits under an ignored directory."""
+        parts = rel.split("/")
+        if any(part in ALWAYS_SKIPPED for part in parts):
+            return True
+        rules = self.base()
+        for depth in range(len(parts)):
+            d = "/".join(parts[:depth])
+            spec = self.spec(d)
+            if spec is not None:
+                rules.append((d, spec))
+            last = depth == len(parts) - 1
+            if _ignored(rules, "/".join(parts[: depth + 1]), is_dir if last else True):
+                return True
+        return False
+
+
+def walk(
+    root: Path,
+    *,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    report: WalkReport | None = None,
+    rules: IgnoreRules | None = None,
+    under: str = "",
+):
+    """Yield every indexable regular file under `root` (or its subdirectory
+    `under`), in a stable order."""
     report = report if report is not None else WalkReport()
     root = Path(root)
-    base_rules: list[tuple[str, pathspec.GitIgnoreSpec]] = []
-    try:
-        exclude = (root / ".git" / "info" / "exclude").read_text(encoding="utf-8", errors="replace")
-        base_rules.append(("", pathspec.GitIgnoreSpec.from_lines(exclude.splitlines())))
-    except OSError:
-        pass
-    stack: list[tuple[str, list]] = [("", base_rules)]
+    rules_of = rules or IgnoreRules(root)
+    if under and rules_of.ignored(under, is_dir=True):
+        return
+    parent = under.rpartition("/")[0] if under else ""
+    stack: list[tuple[str, list]] = [(under, rules_of.chain(parent) if under else rules_of.base())]
     while stack:
         rel_dir, rules = stack.pop()
         directory = root / rel_dir if rel_dir else root
-        spec = _spec_for(directory)
+        spec = rules_of.spec(rel_dir)
         if spec is not None:
             rules = rules + [(rel_dir, spec)]
         try:
@@ -106,22 +159,4 @@ def walk(root: Path, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, report: Wa
 
 
 def is_ignored(root: Path, rel: str) -> bool:
-    """Whether one path is ignored, checking each ancestor directory's rules."""
-    parts = rel.split("/")
-    rules: list[tuple[str, pathspec.GitIgnoreSpec]] = []
-    try:
-        exclude = (Path(root) / ".git" / "info" / "exclude").read_text(encoding="utf-8", errors="replace")
-        rules.append(("", pathspec.GitIgnoreSpec.from_lines(exclude.splitlines())))
-    except OSError:
-        pass
-    if any(part in ALWAYS_SKIPPED for part in parts):
-        return True
-    for depth in range(len(parts)):
-        rel_dir = "/".join(parts[:depth])
-        spec = _spec_for(Path(root) / rel_dir if rel_dir else Path(root))
-        if spec is not None:
-            rules.append((rel_dir, spec))
-        sub = "/".join(parts[: depth + 1])
-        if _ignored(rules, sub, is_dir=depth < len(parts) - 1):
-            return True
-    return False
+    return IgnoreRules(root).ignored(rel)

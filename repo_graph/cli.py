@@ -108,7 +108,7 @@ def cmd_serve(args) -> int:
 
     index = _open_index(args)
     provider = RepoProvider(index)
-    provider.start_indexing()
+    provider.start_indexing(watch=not args.no_watch)
     return stdio.serve(Session(provider))
 
 
@@ -175,6 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="run the stdio provider (what a host launches)",
                        description="Serve CGP over stdin/stdout for the repository at PATH.")
     p.add_argument("path", nargs="?", default=".", metavar="PATH")
+    p.add_argument("--no-watch", action="store_true",
+                   help="do not watch the tree (files are still checked against disk when answering)")
     common(p)
     p.set_defaults(func=cmd_serve)
 

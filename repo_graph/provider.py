@@ -7,6 +7,7 @@ import sys
 import threading
 
 from indexer.index import RepoIndex
+from indexer.watch import Watcher
 
 from . import anchors as anchors_mod
 from . import frames as frames_mod
@@ -25,13 +26,21 @@ class RepoProvider:
         self.index = index
         self.tokenizer = tokenizer or Tokenizer().start()
         self.kinds = SERVED_KINDS
+        self.watcher: Watcher | None = None
 
-    def start_indexing(self) -> threading.Thread:
-        """Load what is persisted, then catch up with the tree in the background."""
+    def start_indexing(self, *, watch: bool = True) -> threading.Thread:
+        """Load what is persisted, catch up with the tree in the background, then
+        keep up with it (watchdog) unless told not to."""
 
         def run():
+            if watch:  # watch first, so nothing that changes during the first index is missed
+                self.watcher = Watcher(self.index).start()
             try:
-                self.index.refresh()
+                summary = self.index.refresh()
+                sys.stderr.write(
+                    f"repo-graph: index ready: {summary.files} files, {summary.parsed} parsed, "
+                    f"{summary.unchanged} unchanged, {summary.removed} removed in {summary.seconds:.2f}s\n"
+                )
             except Exception as exc:  # keep serving what is loaded; say why on stderr
                 sys.stderr.write(f"repo-graph: error: indexing failed: {exc!r}\n")
                 self.index.ready.set()
