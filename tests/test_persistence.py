@@ -1,0 +1,98 @@
+"""Crash safety and sharing: a SIGKILL mid-index loses nothing committed and the
+next start repairs the rest; two providers on one repository share the cache."""
+
+from __future__ import annotations
+
+import hashlib
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from .conftest import REPO_ROOT, host_env, make_repo
+from .test_watch import eventually
+
+
+def generated_repo(root: Path, n: int) -> Path:
+    files = {f"mod{i // 100}/m{i}.py": "".join(f"def fn_{i}_{j}(value):\n    \"\"\"Return value plus {j}.\"\"\"\n"
+                                               f"    return value + {j}\n\n" for j in range(30)) for i in range(n)}
+    files["mod0/needle.py"] = "def unique_needle_function():\n    return 'found'\n"
+    return make_repo(root, files)
+
+
+def rehash_ok(frame) -> bool:
+    (prov,) = frame["provenance"]
+    data = Path(unquote(urlsplit(prov["uri"]).path)).read_bytes().splitlines(keepends=True)
+    a, _, b = prov["range"][1:].partition("-")
+    return prov["digest"] == "sha256:" + hashlib.sha256(b"".join(data[int(a) - 1 : int(b or a)])).hexdigest()
+
+
+def test_sigkill_mid_index_then_restart_answers_correctly(tmp_path, provider_factory):
+    repo = generated_repo(tmp_path / "repo", 1500)
+    cache = tmp_path / "cache"
+    proc = subprocess.Popen([sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
+                            env=host_env(tmp_path), cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def some_files_committed():
+        dbs = list(cache.glob("*.sqlite3"))
+        if not dbs:
+            return False
+        try:
+            with sqlite3.connect(dbs[0], timeout=1) as con:
+                return con.execute("SELECT count(*) FROM files").fetchone()[0] > 0
+        except sqlite3.Error:
+            return False
+
+    eventually(some_files_committed, "the indexer committed a first batch")
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with sqlite3.connect(next(cache.glob("*.sqlite3"))) as con:
+        partial = con.execute("SELECT count(*) FROM files").fetchone()[0]
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert 0 < partial < 1501, "the kill did not land mid-index; make the repository larger"
+
+    p = provider_factory(repo, args=["--cache-dir", str(cache)])
+    p.handshake()
+    frames = p.query(goal="unique needle function")["result"]["frames"]
+    assert frames[0]["id"] == "mod0/needle.py#unique_needle_function"
+    assert all(rehash_ok(f) for f in frames)
+    frames = p.query(goal="fn 1499 29 value")["result"]["frames"]
+    assert any(f["id"] == "mod14/m1499.py#fn_1499_29" for f in frames), "the restart completed the index"
+
+
+def test_serve_on_an_indexed_repository_loads_instead_of_parsing(tmp_path, provider_factory):
+    repo = generated_repo(tmp_path / "repo", 50)
+    cache = tmp_path / "cache"
+    subprocess.run([sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
+                   env=host_env(tmp_path), cwd=REPO_ROOT, check=True, capture_output=True)
+    p = provider_factory(repo, args=["--cache-dir", str(cache)])
+    p.handshake()
+    assert p.query(goal="unique needle")["result"]["frames"]
+    p.send({"type": "shutdown"})
+    assert p.proc.wait(timeout=15) == 0
+    err = p.proc.stderr.read().decode()
+    assert "loaded the persisted index" in err and " 0 parsed" in err, err
+
+
+def test_two_providers_share_one_repository_while_files_change(tmp_path, provider_factory):
+    repo = generated_repo(tmp_path / "repo", 100)
+    cache = tmp_path / "cache"
+    a = provider_factory(repo, args=["--cache-dir", str(cache)])
+    b = provider_factory(repo, args=["--cache-dir", str(cache)])
+    a.handshake()
+    b.handshake()
+    for round_ in range(5):
+        (repo / "mod0" / f"live{round_}.py").write_text(f"def live_function_{round_}():\n    return {round_}\n")
+        (repo / "mod0" / "needle.py").write_text(f"def unique_needle_function():\n    return {round_}\n")
+        for p in (a, b):
+            frames = p.query(goal="unique needle function")["result"]["frames"]
+            assert frames[0]["id"] == "mod0/needle.py#unique_needle_function"
+            assert f"return {round_}" in frames[0]["content"] and rehash_ok(frames[0])
+    for p in (a, b):
+        eventually(lambda p=p: any(f["id"] == "mod0/live4.py#live_function_4"
+                                   for f in p.query(goal="live function 4")["result"]["frames"]), "new file seen")
+    with sqlite3.connect(next(cache.glob("*.sqlite3"))) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
