@@ -20,6 +20,7 @@ from grammars import Registry
 from .digest import line_span, line_starts
 from .extract import Extractor
 from .graph import CodeGraph
+from . import pool
 from .parse import FileRecord, parse
 from .resolve import Resolver
 from .store import FileState, NodeRow, Store, db_path_for
@@ -27,6 +28,8 @@ from .walk import DEFAULT_MAX_FILE_BYTES, IgnoreRules, WalkedFile, WalkReport, w
 
 BATCH_FILES = 256
 BATCH_SECONDS = 1.0
+BULK_FILES = 2000  # a first index this large loads rows first and builds lookup indexes after
+PARALLEL_MIN_BYTES = 4 << 20  # below this, starting worker processes costs more than it saves
 FULL_RESOLVE_SHARE = 0.2  # past this share of files changed, re-resolve everything
 
 
@@ -55,9 +58,17 @@ class Summary:
 
 
 class RepoIndex:
-    def __init__(self, root: Path, *, cache_dir: Path | None = None, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES):
+    def __init__(
+        self,
+        root: Path,
+        *,
+        cache_dir: Path | None = None,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        jobs: int | None = None,
+    ):
         self.root = Path(root).resolve()
         self.max_file_bytes = max_file_bytes
+        self.jobs = jobs if jobs is not None else (os.cpu_count() or 1)
         self.store = Store(db_path_for(self.root, cache_dir))
         self.lock = self.store.lock
         self.registry = Registry()
@@ -160,13 +171,25 @@ class RepoIndex:
         except OSError:
             return None
 
-    def refresh(self, progress=None) -> Summary:
+    def _executor(self, todo, given):
+        """(executor, whether we own it): a process pool when the work is worth one."""
+        if given is not None:
+            return given, False
+        work_bytes = sum(w.size for w, _ in todo)
+        if self.jobs <= 1 or work_bytes < PARALLEL_MIN_BYTES:
+            return None, False
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # spawn, not fork: serve has threads running, and fork would copy their locks.
+        return ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn")), True
+
+    def refresh(self, progress=None, executor=None) -> Summary:
         """Bring the index in line with the tree: parse new and changed files, drop gone ones."""
         started = time.monotonic()
         summary = Summary(database=str(self.store.path))
         report = WalkReport()
         known = self.store.file_states()
-        seen: set[str] = set()
         pending: list[tuple[WalkedFile, FileRecord | None, FileState | None]] = []
         last_commit = time.monotonic()
 
@@ -193,30 +216,45 @@ class RepoIndex:
 
         self.rules.invalidate()  # a .gitignore may have changed while nobody watched
         files = list(walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules))
-        total_bytes = sum(f.size for f in files) or 1
-        done_bytes = 0
+        seen = {f.path for f in files}
+        todo = []
         for walked in files:
-            seen.add(walked.path)
             old = known.get(walked.path)
-            done_bytes += walked.size
             if old is not None and (old.size, old.mtime_ns, old.inode) == (walked.size, walked.mtime_ns, walked.inode):
                 summary.unchanged += 1
-                continue
-            data = self._read(walked)
-            if data is None:
-                continue
-            record = parse(walked.path, data, self.registry, self.extractor)
-            if old is not None and old.digest == record.digest and old.status == record.status:
-                pending.append((walked, None, old))  # same bytes: new stat only
-                summary.unchanged += 1
             else:
-                pending.append((walked, record, old))
-                summary.parsed += 1
-                summary.warnings += len(record.warnings)
-            if len(pending) >= BATCH_FILES or time.monotonic() - last_commit > BATCH_SECONDS:
+                todo.append((walked, old.digest if old is not None else None))
+        total_bytes = sum(w.size for w, _ in todo) or 1
+        done_bytes = done_files = 0
+        executor, owned = self._executor(todo, executor)
+        bulk = len(todo) > BULK_FILES and len(todo) > len(known)  # mostly new: load, then index
+        if bulk:
+            self.store.bulk_load(True)
+        try:
+            for walked, record in pool.run(executor, str(self.root), todo, self.max_file_bytes,
+                                           in_flight=2 * max(1, self.jobs), tools=(self.registry, self.extractor)):
+                done_bytes += walked.size
+                done_files += 1
+                old = known.get(walked.path)
+                if record is None:
+                    continue
+                if record is pool.SAME or record == pool.SAME:
+                    pending.append((walked, None, old))  # same bytes: new stat only
+                    summary.unchanged += 1
+                else:
+                    pending.append((walked, record, old))
+                    summary.parsed += 1
+                    summary.warnings += len(record.warnings)
+                if len(pending) >= BATCH_FILES or time.monotonic() - last_commit > BATCH_SECONDS:
+                    flush()
+                if progress is not None:
+                    progress(done_bytes, total_bytes, done_files, len(todo))
+        finally:
+            if owned:
+                executor.shutdown(cancel_futures=True)
+            if bulk:
                 flush()
-            if progress is not None:
-                progress(done_bytes, total_bytes, len(seen), len(files))
+                self.store.bulk_load(False)
         flush()
         gone = [p for p in known if p not in seen]
         if gone:

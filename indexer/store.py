@@ -13,7 +13,14 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+# Lookup indexes that a bulk load drops and rebuilds once at the end (sorted builds
+# are far cheaper than millions of random inserts).
+_BULK_INDEXES = {
+    "postings_term": "CREATE INDEX IF NOT EXISTS postings_term ON postings(term, node, tf)",
+    "postings_node": "CREATE INDEX IF NOT EXISTS postings_node ON postings(node)",
+    "refs_name": "CREATE INDEX IF NOT EXISTS refs_name ON refs(name)",
+}
 CACHE_ENV = "REPO_GRAPH_CACHE_DIR"
 
 _SCHEMA = """
@@ -29,14 +36,11 @@ CREATE TABLE nodes(
 CREATE INDEX nodes_path ON nodes(path);
 CREATE TABLE edges(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
 CREATE INDEX edges_path ON edges(path);
-CREATE TABLE postings(term TEXT NOT NULL, node INTEGER NOT NULL, tf REAL NOT NULL,
-  PRIMARY KEY(term, node)) WITHOUT ROWID;
-CREATE INDEX postings_node ON postings(node);
+CREATE TABLE postings(term TEXT NOT NULL, node INTEGER NOT NULL, tf REAL NOT NULL);
 CREATE TABLE refs(path TEXT NOT NULL, src TEXT NOT NULL, name TEXT NOT NULL, kind TEXT, line INTEGER);
 CREATE INDEX refs_path ON refs(path);
 CREATE TABLE imports(path TEXT NOT NULL, target TEXT NOT NULL, line INTEGER, names TEXT);
 CREATE INDEX imports_path ON imports(path);
-CREATE INDEX refs_name ON refs(name);
 CREATE TABLE links(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
 CREATE INDEX links_path ON links(path);
 CREATE INDEX links_dst ON links(dst);
@@ -112,7 +116,9 @@ class Store:
         self.db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA cache_size=-65536")  # 64 MiB of page cache
         self.rebuilt = self._ensure_schema()
+        self.bulk_load(False)  # after a crash mid-bulk-load, the indexes come back here
 
     def _ensure_schema(self) -> bool:
         with self.lock:
@@ -130,12 +136,21 @@ class Store:
                 for statement in _SCHEMA.strip().split(";"):
                     if statement.strip():
                         self.db.execute(statement)
+                for statement in _BULK_INDEXES.values():
+                    self.db.execute(statement)
                 self.db.execute("INSERT INTO meta VALUES('schema_version', ?)", (str(SCHEMA_VERSION),))
                 self.db.execute("COMMIT")
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
             return True
+
+    def bulk_load(self, on: bool) -> None:
+        """Drop (on) or rebuild (off) the lookup indexes around a large load. A crash
+        in between leaves them missing, which `_ensure_indexes` repairs on open."""
+        with self.lock:
+            for name, statement in _BULK_INDEXES.items():
+                self.db.execute(f"DROP INDEX IF EXISTS {name}" if on else statement)
 
     def close(self) -> None:
         with self.lock:
