@@ -1,68 +1,84 @@
-"""The in-memory graph: node ids and small attributes, edges with their relation.
+"""The graph as ranking walks it: neighbours, hop distances and a structural prior,
+read from the store's indexed edge tables.
 
-This is the read interface ranking uses; source text never lives here.
+Nothing is loaded into memory up front, so a provider is ready as soon as the
+database is open and memory does not grow with the number of edges (the Linux
+kernel has millions). networkx is used where a whole-graph algorithm runs:
+`prior()` computes PageRank over the stored edges when the index changes.
 """
 
 from __future__ import annotations
 
-from collections import deque
+import math
 
 import networkx as nx
 
+MAX_FRONTIER = 2000  # a hop expansion stops growing past this many nodes (a huge file, a hub)
+_EDGES = "SELECT {a}, rel FROM edges WHERE {b} IN ({q}) UNION ALL SELECT {a}, rel FROM links WHERE {b} IN ({q})"
+
 
 class CodeGraph:
-    def __init__(self):
-        self.g = nx.MultiDiGraph()
+    def __init__(self, store):
+        self.store = store
 
-    def add_node(self, node_id: str, kind: str, path: str) -> None:
-        self.g.add_node(node_id, kind=kind, path=path)
-
-    def add_edge(self, src: str, dst: str, rel: str) -> None:
-        if src in self.g and dst in self.g:
-            self.g.add_edge(src, dst, key=rel)
-
-    def remove_edge(self, src: str, dst: str, rel: str) -> None:
-        if self.g.has_edge(src, dst, key=rel):
-            self.g.remove_edge(src, dst, key=rel)
-
-    def remove_nodes(self, ids) -> None:
-        self.g.remove_nodes_from(ids)
+    def _query(self, ids: list[str], outgoing: bool) -> list[tuple[str, str, str]]:
+        """(node, rel, neighbour) for ids, chunked under SQLite's variable limit."""
+        a, b = ("dst", "src") if outgoing else ("src", "dst")
+        out = []
+        for i in range(0, len(ids), 400):
+            chunk = ids[i : i + 400]
+            q = ",".join("?" * len(chunk))
+            sql = _EDGES.format(a=f"{b}, {a}", b=b, q=q)
+            with self.store.lock:
+                out += self.store.db.execute(sql, chunk + chunk).fetchall()
+        return out
 
     def __contains__(self, node_id: str) -> bool:
-        return node_id in self.g
-
-    def __len__(self) -> int:
-        return self.g.number_of_nodes()
-
-    def edge_count(self) -> int:
-        return self.g.number_of_edges()
+        with self.store.lock:
+            return self.store.db.execute("SELECT 1 FROM nodes WHERE id=?", (node_id,)).fetchone() is not None
 
     def out_edges(self, node_id: str) -> list[tuple[str, str]]:
-        """(rel, target) for each edge leaving node_id."""
-        if node_id not in self.g:
-            return []
-        return [(rel, dst) for _, dst, rel in self.g.out_edges(node_id, keys=True)]
+        """(rel, target) for each relation leaving node_id."""
+        return [(rel, dst) for _, dst, rel in self._query([node_id], outgoing=True)]
 
     def in_edges(self, node_id: str) -> list[tuple[str, str]]:
-        """(rel, source) for each edge entering node_id."""
-        if node_id not in self.g:
-            return []
-        return [(rel, src) for src, _, rel in self.g.in_edges(node_id, keys=True)]
+        """(rel, source) for each relation entering node_id."""
+        return [(rel, src) for _, src, rel in self._query([node_id], outgoing=False)]
+
+    def has_edge(self, src: str, dst: str, rel: str) -> bool:
+        return (rel, dst) in self.out_edges(src)
 
     def hops(self, seeds, max_hops: int = 2) -> dict[str, int]:
         """Undirected hop distance from the nearest seed, up to max_hops (G3)."""
-        dist = {s: 0 for s in seeds if s in self.g}
-        queue = deque(dist)
-        while queue:
-            node = queue.popleft()
-            d = dist[node]
-            if d >= max_hops:
-                continue
-            for nxt in (*self.g.successors(node), *self.g.predecessors(node)):
-                if nxt not in dist:
-                    dist[nxt] = d + 1
-                    queue.append(nxt)
+        dist = {s: 0 for s in seeds}
+        frontier = list(dist)
+        for depth in range(1, max_hops + 1):
+            if not frontier or len(dist) > MAX_FRONTIER:
+                break
+            nxt = []
+            for _, other, _ in self._query(frontier, True) + self._query(frontier, False):
+                if other not in dist:
+                    dist[other] = depth
+                    nxt.append(other)
+            frontier = nxt
         return dist
 
-    def degree(self, node_id: str) -> int:
-        return self.g.degree(node_id) if node_id in self.g else 0
+    def prior(self) -> dict[str, float]:
+        """PageRank over code.calls, code.references, code.imports and doc.documents
+        (like a repository map: what much else leans on ranks high), scaled to [0, 1]."""
+        with self.store.lock:
+            links = self.store.db.execute(
+                "SELECT src, dst FROM links WHERE rel IN ('code.calls','code.references','code.imports','doc.documents')"
+            ).fetchall()
+        if not links:
+            return {}
+        g = nx.DiGraph()
+        g.add_edges_from(links)
+        try:
+            rank = nx.pagerank(g, alpha=0.85, max_iter=60, tol=1e-6)
+        except nx.PowerIterationFailedConvergence:
+            rank = {n: g.in_degree(n) + 1.0 for n in g}
+        top = max(rank.values())
+        floor = min(rank.values())
+        span = math.log(top / floor) if top > floor else 1.0
+        return {n: math.log(r / floor) / span for n, r in rank.items()}

@@ -73,7 +73,7 @@ class RepoIndex:
         self.lock = self.store.lock
         self.registry = Registry()
         self.extractor = Extractor()
-        self.graph = CodeGraph()
+        self.graph = CodeGraph(self.store)
         self.rules = IgnoreRules(self.root)
         self.ready = threading.Event()
         self.generation = 0  # bumps on every committed change; caches key on it
@@ -84,10 +84,6 @@ class RepoIndex:
     def load(self) -> bool:
         """Fill the graph from the store. True when a complete index was there."""
         with self.lock:
-            for node_id, kind, path in self.store.all_nodes_light():
-                self.graph.add_node(node_id, kind, path)
-            for src, dst, rel in self.store.all_edges():
-                self.graph.add_edge(src, dst, rel)
             complete = self.store.get_meta("complete") == "1"
         if complete:
             self.ready.set()
@@ -105,25 +101,23 @@ class RepoIndex:
 
     def _apply(self, walked: WalkedFile, record: FileRecord, old: FileState | None) -> None:
         """Write one parsed file and mirror it in the graph. Caller holds begin()."""
-        removed = self.store.delete_file(walked.path)
+        # A file new to this pass may still have rows: another thread (a query's
+        # freshness check, the watcher) can have indexed it meanwhile. The files
+        # table is the cheap way to know; deleting by path without rows is not.
+        present = old is not None or self.store.file_state(walked.path) is not None
+        removed = self.store.delete_file(walked.path) if present else []
         self._touch(walked.path, removed)
         self._touch(walked.path, [n.id for n in record.nodes])
-        self.graph.remove_nodes(removed)
         self.store.put_file(
             self._state(walked, record, old), record.nodes, record.edges, record.postings,
             record.refs, record.imports, "\n".join(record.warnings),
         )
-        for node in record.nodes:
-            self.graph.add_node(node.id, node.kind, node.path)
-        for src, dst, rel in record.edges:
-            self.graph.add_edge(src, dst, rel)
         for warning in record.warnings:
             sys.stderr.write(f"repo-graph: warning: {walked.path}: {warning}\n")
 
     def _remove(self, path: str) -> None:
         removed = self.store.delete_file(path)
         self._touch(path, removed)
-        self.graph.remove_nodes(removed)
 
     def _touch(self, path: str, node_ids) -> None:
         self._touched_paths.add(path)
@@ -131,6 +125,18 @@ class RepoIndex:
             fragment = node_id.partition("#")[2]
             if fragment:
                 self._touched_names.add(fragment.rsplit(".", 1)[-1].split("~")[0])
+
+    def _update_prior(self) -> None:
+        """The structural prior (PageRank) of every node, after a refresh changed the graph."""
+        prior = self.graph.prior()
+        with self.lock:
+            self.store.begin()
+            try:
+                self.store.set_priors(prior)
+                self.store.commit()
+            except BaseException:
+                self.store.rollback()
+                raise
 
     def _resolve(self) -> None:
         """Re-resolve the links of changed files and of every file whose links may
@@ -147,7 +153,6 @@ class RepoIndex:
                 affected |= self.store.paths_referring_to(self._touched_names)
                 affected |= {p for p in resolver.files if posixpath.basename(p).lower().startswith("readme")
                              and posixpath.dirname(p) in {posixpath.dirname(c) for c in changed}}
-            old = self.store.links_of(affected)
             links = resolver.links_for(affected)
             self.store.begin()
             try:
@@ -157,10 +162,6 @@ class RepoIndex:
             except BaseException:
                 self.store.rollback()
                 raise
-            for src, dst, rel in old:
-                self.graph.remove_edge(src, dst, rel)
-            for _path, src, dst, rel in links:
-                self.graph.add_edge(src, dst, rel)
             self._touched_paths = set()
             self._touched_names = set()
 
@@ -268,7 +269,9 @@ class RepoIndex:
                 self.store.rollback()
                 raise
         summary.removed = len(gone)
-        self._resolve()
+        if self._touched_paths:
+            self._resolve()
+            self._update_prior()
         self.store.set_meta("complete", "1")
         self.store.set_meta("indexed_at", utc_stamp())
         self.ready.set()

@@ -13,13 +13,16 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # Lookup indexes that a bulk load drops and rebuilds once at the end (sorted builds
 # are far cheaper than millions of random inserts).
 _BULK_INDEXES = {
     "postings_term": "CREATE INDEX IF NOT EXISTS postings_term ON postings(term, node, tf)",
     "postings_node": "CREATE INDEX IF NOT EXISTS postings_node ON postings(node)",
     "refs_name": "CREATE INDEX IF NOT EXISTS refs_name ON refs(name)",
+    "edges_src": "CREATE INDEX IF NOT EXISTS edges_src ON edges(src)",
+    "edges_dst": "CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst)",
+    "links_src": "CREATE INDEX IF NOT EXISTS links_src ON links(src)",
 }
 CACHE_ENV = "REPO_GRAPH_CACHE_DIR"
 
@@ -32,7 +35,7 @@ CREATE TABLE nodes(
   rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, path TEXT NOT NULL,
   kind TEXT NOT NULL, sym_kind TEXT, name TEXT, title TEXT,
   start_line INTEGER, end_line INTEGER, digest TEXT, content_digest TEXT,
-  parent TEXT, signature TEXT, doc TEXT, length REAL, bytes INTEGER);
+  parent TEXT, signature TEXT, doc TEXT, length REAL, bytes INTEGER, prior REAL NOT NULL DEFAULT 0);
 CREATE INDEX nodes_path ON nodes(path);
 CREATE TABLE edges(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
 CREATE INDEX edges_path ON edges(path);
@@ -229,8 +232,8 @@ class Store:
         return ids
 
     def put_file(self, state: FileState, nodes, edges, postings, refs, imports, warnings: str = "") -> None:
-        """Replace everything one file contributes. Call between begin() and commit()."""
-        self.delete_file(state.path)
+        """Write everything one file contributes; the caller has deleted its old rows.
+        Call between begin() and commit()."""
         self.db.execute(
             "INSERT INTO files VALUES(?,?,?,?,?,?,?,?,?,?)",
             (state.path, state.size, state.mtime_ns, state.inode, state.digest, state.language,
@@ -256,6 +259,14 @@ class Store:
         with self.lock:
             rows = self.db.execute(f"SELECT rowid,{','.join(NODE_COLUMNS)} FROM nodes {where}", args).fetchall()
         return [(r[0], NodeRow(*r[1:])) for r in rows]
+
+    def set_priors(self, prior: dict[str, float]) -> None:
+        """Inside begin()/commit()."""
+        self.db.execute("UPDATE nodes SET prior=0 WHERE prior!=0")
+        self.db.executemany("UPDATE nodes SET prior=? WHERE id=?", ((v, k) for k, v in prior.items()))
+
+    def priors(self, ids) -> dict[str, float]:
+        return dict(self._in("SELECT id, prior FROM nodes WHERE id IN ({})", ids))
 
     def node(self, node_id: str) -> NodeRow | None:
         found = self._nodes("WHERE id=?", (node_id,))
@@ -391,7 +402,7 @@ class Store:
             for _, n in self._nodes(
                 "WHERE kind!='file' ORDER BY (kind='section' AND path NOT LIKE '%/%') DESC, "
                 "(doc!='' OR kind='section') DESC, "
-                "length(path)-length(replace(path,'/','')) ASC, parent LIKE '%#%' ASC, path, start_line LIMIT ?",
+                "prior DESC, length(path)-length(replace(path,'/','')) ASC, parent LIKE '%#%' ASC, path, start_line LIMIT ?",
                 (limit,),
             )
         ]

@@ -34,7 +34,7 @@ def _open_index(args):
 
     cache_dir = Path(args.cache_dir).expanduser() if args.cache_dir else None
     try:
-        return RepoIndex(_repo(args.path), cache_dir=cache_dir, max_file_bytes=args.max_file_bytes)
+        return RepoIndex(_repo(args.path), cache_dir=cache_dir, max_file_bytes=args.max_file_bytes, jobs=args.jobs)
     except OSError as exc:
         raise CliError(f"cannot open the index cache: {exc}") from exc
 
@@ -68,10 +68,27 @@ class _Progress:
             sys.stderr.write("\r" + " " * 78 + "\r")
 
 
+def _dask_executor(address: str):
+    """A Dask `distributed` executor: `local` starts a cluster on this machine."""
+    try:
+        import distributed
+    except ImportError as exc:
+        raise CliError("--dask needs the optional extra: pip install 'repo-graph[dask]'") from exc
+    client = distributed.Client() if address == "local" else distributed.Client(address)
+    return client, client.get_executor()
+
+
 def cmd_index(args) -> int:
     index = _open_index(args)
     progress = _Progress(not args.quiet)
-    summary = index.refresh(progress=progress)
+    client = executor = None
+    if args.dask:
+        client, executor = _dask_executor(args.dask)
+    try:
+        summary = index.refresh(progress=progress, executor=executor)
+    finally:
+        if client is not None:
+            client.close()
     progress.close()
     stats = index.store.stats() if args.stats else None
     if args.json:
@@ -106,9 +123,9 @@ def cmd_serve(args) -> int:
     from .session import Session
     from .transports import stdio
 
-    index = _open_index(args)
-    provider = RepoProvider(index)
-    provider.start_indexing(watch=not args.no_watch)
+    _repo(args.path)  # a bad path is a usage failure now, not a silent empty provider
+    provider = RepoProvider()
+    provider.start_indexing(lambda: _open_index(args), watch=not args.no_watch)
     return stdio.serve(Session(provider))
 
 
@@ -162,6 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where the index lives (default: $REPO_GRAPH_CACHE_DIR or ~/.cache/repo-graph)")
         p.add_argument("--max-file-bytes", type=int, default=1 << 20, metavar="N",
                        help="skip files larger than this (default: 1 MiB)")
+        p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                       help="parser processes (default: one per core; 1 parses in this process)")
 
     p = sub.add_parser("index", help="build or refresh the index of a repository",
                        description="Build or refresh the index of PATH and print a summary.")
@@ -169,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--stats", action="store_true", help="also print counts per language, node kind and edge kind")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument("--dask", metavar="SCHEDULER",
+                   help="parse on a Dask cluster (an address like tcp://host:8786, or `local`); "
+                        "needs repo-graph[dask] (see docs/scale-out.md)")
     common(p)
     p.set_defaults(func=cmd_index)
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import sys
 import threading
-
-from indexer.index import RepoIndex
-from indexer.watch import Watcher
+import time
+from typing import TYPE_CHECKING, Callable
 
 from . import anchors as anchors_mod
 from . import frames as frames_mod
@@ -16,24 +15,47 @@ from .packing import Placed, Tokenizer, pack
 from .protocol import messages as m
 from .protocol.errors import UNAVAILABLE, ProtocolError
 
+if TYPE_CHECKING:  # the index (and networkx) load off the protocol's thread
+    from indexer.index import RepoIndex
+
 SERVED_KINDS = ("doc", "symbol")
 FIRST_INDEX_WAIT = 25.0  # a host allows 30 s per answer (cgp-conformance README)
 NODE_KIND = {"doc": "section", "symbol": "symbol"}
 
 
 class RepoProvider:
-    def __init__(self, index: RepoIndex, tokenizer: Tokenizer | None = None):
+    """Answers from one repository's index. Given no index, it opens one in the
+    background (start_indexing), so a host's handshake never waits for disk."""
+
+    def __init__(self, index: RepoIndex | None = None, tokenizer: Tokenizer | None = None):
         self.index = index
         self.tokenizer = tokenizer or Tokenizer().start()
         self.kinds = SERVED_KINDS
-        self.watcher: Watcher | None = None
+        self.watcher = None
+        self._opened = threading.Event()
+        self._open_error: str | None = None
+        if index is not None:
+            self._opened.set()
 
-    def start_indexing(self, *, watch: bool = True) -> threading.Thread:
-        """Load what is persisted, catch up with the tree in the background, then
-        keep up with it (watchdog) unless told not to."""
+    def start_indexing(self, open_index: Callable[[], RepoIndex] | None = None, *, watch: bool = True) -> threading.Thread:
+        """Open and load what is persisted, catch up with the tree, then keep up with
+        it (watchdog) unless told not to. All of it off the protocol's thread."""
 
         def run():
-            if watch:  # watch first, so nothing that changes during the first index is missed
+            if self.index is None:
+                try:
+                    self.index = open_index()
+                except Exception as exc:  # an unwritable cache, a corrupt file: say so, answer `unavailable`
+                    self._open_error = f"cannot open the index: {exc}"
+                    sys.stderr.write(f"repo-graph: error: {self._open_error}\n")
+                    return
+                finally:
+                    self._opened.set()
+            if self.index.load():
+                sys.stderr.write("repo-graph: loaded the persisted index; checking for changes\n")
+            if watch:  # watch before catching up, so nothing that changes meanwhile is missed
+                from indexer.watch import Watcher
+
                 self.watcher = Watcher(self.index).start()
             try:
                 summary = self.index.refresh()
@@ -45,14 +67,15 @@ class RepoProvider:
                 sys.stderr.write(f"repo-graph: error: indexing failed: {exc!r}\n")
                 self.index.ready.set()
 
-        if self.index.load():
-            sys.stderr.write("repo-graph: loaded the persisted index; checking for changes\n")
         thread = threading.Thread(target=run, name="indexer", daemon=True)
         thread.start()
         return thread
 
     def _wait_ready(self) -> None:
-        if not self.index.ready.wait(FIRST_INDEX_WAIT):
+        deadline = time.monotonic() + FIRST_INDEX_WAIT
+        if not self._opened.wait(FIRST_INDEX_WAIT) or self.index is None:
+            raise ProtocolError(UNAVAILABLE, self._open_error or "the index is still being opened; retry shortly")
+        if not self.index.ready.wait(max(0.0, deadline - time.monotonic())):
             raise ProtocolError(UNAVAILABLE, "the first index of this repository is still being built; retry shortly")
 
     def query(self, q: m.ContextQuery) -> m.QueryResult:

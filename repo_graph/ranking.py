@@ -29,11 +29,11 @@ class Candidate:
     hop: int | None  # hops from the nearest anchor, None when far or unanchored
 
 
-def _prior(index, node: NodeRow) -> float:
-    degree = index.graph.degree(node.id)
-    connected = min(1.0, math.log1p(degree) / math.log1p(40))
+def _prior(centrality: float, node: NodeRow) -> float:
+    """What much of the repository leans on (PageRank, precomputed), and whether
+    someone took the trouble to document it."""
     documented = 1.0 if node.doc or node.kind == "section" else 0.0
-    return 0.6 * connected + 0.4 * documented
+    return 0.6 * centrality + 0.4 * documented
 
 
 def lexical(index, text: str) -> dict[int, float]:
@@ -72,13 +72,14 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     if not lex and not seeds:
         by_id.update((n.id, n) for n in index.store.prior_nodes(MAX_CANDIDATES))
 
+    centrality = index.store.priors(by_id)
     out = []
     for node_id, node in by_id.items():
         if node.kind == "file" or not keep(node):
             continue
         hop = hops.get(node_id)
         proximity = PROXIMITY_BY_HOP.get(hop, 0.0) if hop is not None else 0.0
-        fused = W_LEXICAL * lex.get(node_id, 0.0) + W_PROXIMITY * proximity + W_PRIOR * _prior(index, node)
+        fused = W_LEXICAL * lex.get(node_id, 0.0) + W_PROXIMITY * proximity + W_PRIOR * _prior(centrality.get(node_id, 0.0), node)
         if seeds:
             # G4: two tiers, both inside [0, 1]: anchored in [0.5, 1], the rest below.
             fused = 0.5 + 0.5 * fused if hop is not None and hop <= 1 else 0.5 * fused

@@ -100,7 +100,7 @@ def test_a_changed_definition_re_resolves_its_callers(mixed):
     b.write_text("def helper():\n    return 3\n")
     assert index.ensure_fresh("pkg/b.py")
     assert ("pkg/a.py#run", "pkg/b.py#helper") in links(index, "code.calls")
-    assert index.graph.g.has_edge("pkg/a.py#run", "pkg/b.py#helper")
+    assert index.graph.has_edge("pkg/a.py#run", "pkg/b.py#helper", "code.calls")
 
 
 def test_g4_anchored_file_leads_to_its_imports_and_callers(provider_factory, tmp_path):

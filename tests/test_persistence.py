@@ -4,6 +4,7 @@ next start repairs the rest; two providers on one repository share the cache."""
 from __future__ import annotations
 
 import hashlib
+import select
 import signal
 import sqlite3
 import subprocess
@@ -71,10 +72,17 @@ def test_serve_on_an_indexed_repository_loads_instead_of_parsing(tmp_path, provi
     p = provider_factory(repo, args=["--cache-dir", str(cache)])
     p.handshake()
     assert p.query(goal="unique needle")["result"]["frames"]
-    p.send({"type": "shutdown"})
-    assert p.proc.wait(timeout=15) == 0
-    err = p.proc.stderr.read().decode()
-    assert "loaded the persisted index" in err and " 0 parsed" in err, err
+    lines = []
+
+    def index_ready_line():
+        ready, _, _ = select.select([p.proc.stderr], [], [], 0.5)
+        if ready:
+            lines.append(p.proc.stderr.readline().decode())
+        return next((line for line in lines if "index ready" in line), None)
+
+    ready_line = eventually(index_ready_line, "the catch-up pass reports")
+    assert "loaded the persisted index" in "".join(lines)
+    assert " 0 parsed" in ready_line, ready_line
 
 
 def test_two_providers_share_one_repository_while_files_change(tmp_path, provider_factory):

@@ -232,6 +232,7 @@ def test_verify_edited_file_is_stale_and_deleted_file_is_gone(provider, repo):
     # and the next answer serves the new bytes
     again = {f["id"]: f for f in frames_of(provider.query(goal="retry policy delay deploying", max_frames=20))}
     assert not any(i.startswith("docs/deploy.md") for i in again)
+    again = {f["id"]: f for f in frames_of(provider.query(goal="retry policy", anchors=[edited["uri"]]))}
     assert again[edited["id"]]["content_digest"] == stale["replacement_digest"]
 
 
