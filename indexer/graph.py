@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import math
 
-import networkx as nx
-
 MAX_FRONTIER = 2000  # a hop expansion stops growing past this many nodes (a huge file, a hub)
 _EDGES = "SELECT {a}, rel FROM edges WHERE {b} IN ({q}) UNION ALL SELECT {a}, rel FROM links WHERE {b} IN ({q})"
 
@@ -72,6 +70,8 @@ class CodeGraph:
             ).fetchall()
         if not links:
             return {}
+        import networkx as nx  # here, not at the top: serving never needs it, start-up stays fast
+
         g = nx.DiGraph()
         g.add_edges_from(links)
         try:

@@ -22,7 +22,7 @@ from .extract import Extractor
 from .graph import CodeGraph
 from . import pool
 from .parse import FileRecord, parse
-from .resolve import Resolver
+from .resolve import MAX_GLOBAL_MATCHES, Resolver
 from .store import FileState, NodeRow, Store, db_path_for
 from .walk import DEFAULT_MAX_FILE_BYTES, IgnoreRules, WalkedFile, WalkReport, walk
 
@@ -30,7 +30,8 @@ BATCH_FILES = 256
 BATCH_SECONDS = 1.0
 BULK_FILES = 2000  # a first index this large loads rows first and builds lookup indexes after
 PARALLEL_MIN_BYTES = 4 << 20  # below this, starting worker processes costs more than it saves
-FULL_RESOLVE_SHARE = 0.2  # past this share of files changed, re-resolve everything
+FULL_RESOLVE_SHARE = 0.2
+PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed  # past this share of files changed, re-resolve everything
 
 
 def utc_stamp(epoch: float | None = None) -> str:
@@ -150,7 +151,11 @@ class RepoIndex:
                 affected = set(resolver.files) | changed
             else:
                 affected = set(changed) | self.store.paths_linking_into(changed)
-                affected |= self.store.paths_referring_to(self._touched_names)
+                # A use elsewhere resolves to a changed name through an import (found
+                # above) or, failing that, only while the name is rare repository-wide;
+                # `get` or `__init__` changing in one file re-resolves no one else.
+                rare = self.store.rare_names(self._touched_names, MAX_GLOBAL_MATCHES + 1)
+                affected |= self.store.paths_referring_to(rare)
                 affected |= {p for p in resolver.files if posixpath.basename(p).lower().startswith("readme")
                              and posixpath.dirname(p) in {posixpath.dirname(c) for c in changed}}
             links = resolver.links_for(affected)
@@ -270,8 +275,15 @@ class RepoIndex:
                 raise
         summary.removed = len(gone)
         if self._touched_paths:
+            changed = len(self._touched_paths)
             self._resolve()
-            self._update_prior()
+            # The prior is a slow-moving, whole-graph signal: recompute it once enough
+            # of the repository has changed since the last time, not on every save.
+            drift = int(self.store.get_meta("prior_drift") or 0) + changed
+            if self.store.get_meta("prior_drift") is None or drift > PRIOR_DRIFT_SHARE * max(self.store.counts()["files"], 1):
+                self._update_prior()
+                drift = 0
+            self.store.set_meta("prior_drift", str(drift))
         self.store.set_meta("complete", "1")
         self.store.set_meta("indexed_at", utc_stamp())
         self.ready.set()

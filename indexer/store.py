@@ -23,6 +23,7 @@ _BULK_INDEXES = {
     "edges_src": "CREATE INDEX IF NOT EXISTS edges_src ON edges(src)",
     "edges_dst": "CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst)",
     "links_src": "CREATE INDEX IF NOT EXISTS links_src ON links(src)",
+    "nodes_name": "CREATE INDEX IF NOT EXISTS nodes_name ON nodes(name)",
 }
 CACHE_ENV = "REPO_GRAPH_CACHE_DIR"
 
@@ -347,6 +348,12 @@ class Store:
 
     def links_of(self, paths) -> list[tuple[str, str, str]]:
         return self._in("SELECT src, dst, rel FROM links WHERE path IN ({})", paths)
+
+    def rare_names(self, names, at_most: int) -> set[str]:
+        """Those of `names` defined at most `at_most` times (absent ones included)."""
+        counts = dict(self._in("SELECT name, count(*) FROM nodes WHERE kind='symbol' AND name IN ({}) GROUP BY name",
+                               names))
+        return {n for n in names if counts.get(n, 0) <= at_most}
 
     def paths_referring_to(self, names) -> set[str]:
         return {r[0] for r in self._in("SELECT DISTINCT path FROM refs WHERE name IN ({})", names)}

@@ -45,6 +45,9 @@ class Tokenizer:
         finally:
             self._loaded.set()
 
+    def wait_loaded(self, timeout: float = 30) -> None:
+        self._loaded.wait(timeout)
+
     def count(self, content: str, digest: str) -> int | None:
         self._loaded.wait(30)
         if self._encoding is None:

@@ -57,6 +57,10 @@ class RepoProvider:
                 from indexer.watch import Watcher
 
                 self.watcher = Watcher(self.index).start()
+            if self.index.ready.is_set():
+                # Answer from the loaded index first: let the tokenizer finish loading
+                # before the catch-up pass competes with it for the interpreter.
+                self.tokenizer.wait_loaded()
             try:
                 summary = self.index.refresh()
                 sys.stderr.write(

@@ -4,6 +4,7 @@ next start repairs the rest; two providers on one repository share the cache."""
 from __future__ import annotations
 
 import hashlib
+import os
 import select
 import signal
 import sqlite3
@@ -72,16 +73,16 @@ def test_serve_on_an_indexed_repository_loads_instead_of_parsing(tmp_path, provi
     p = provider_factory(repo, args=["--cache-dir", str(cache)])
     p.handshake()
     assert p.query(goal="unique needle")["result"]["frames"]
-    lines = []
+    err = bytearray()
 
     def index_ready_line():
         ready, _, _ = select.select([p.proc.stderr], [], [], 0.5)
-        if ready:
-            lines.append(p.proc.stderr.readline().decode())
-        return next((line for line in lines if "index ready" in line), None)
+        if ready:  # raw reads: a buffered readline could strand a line in its buffer
+            err.extend(os.read(p.proc.stderr.fileno(), 65536))
+        return next((line for line in err.decode().splitlines() if "index ready" in line), None)
 
     ready_line = eventually(index_ready_line, "the catch-up pass reports")
-    assert "loaded the persisted index" in "".join(lines)
+    assert "loaded the persisted index" in err.decode()
     assert " 0 parsed" in ready_line, ready_line
 
 
