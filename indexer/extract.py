@@ -33,6 +33,7 @@ class Symbol:
     parent: int | None  # index into Extraction.symbols
     start_byte: int = 0
     end_byte: int = 0
+    head_end: int = 0  # last line of the signature and docstring: what a header frame shows
 
 
 @dataclass(slots=True)
@@ -107,6 +108,20 @@ def _preceding_comments(node, source: bytes, comment_types: tuple[str, ...]) -> 
         line = sibling.start_point.row
         sibling = sibling.prev_sibling
     return _clean_comment("\n".join(reversed(parts)))[:MAX_DOC]
+
+
+def _head_end(node) -> int:
+    """Last line (1-based) of a definition's head: signature, then docstring if any."""
+    body = node.child_by_field_name("body")
+    if body is None:
+        return _end_line(node)
+    before = body.prev_sibling
+    row = before.end_point.row if before is not None else body.start_point.row
+    first = body.named_children[0] if body.named_children else None
+    if first is not None and first.type == "expression_statement" and first.named_children \
+            and first.named_children[0].type in ("string", "concatenated_string"):
+        row = max(row, first.end_point.row)  # a docstring belongs to the head
+    return min(row + 1, _end_line(node))
 
 
 def _signature(node, source: bytes) -> str:
@@ -224,6 +239,7 @@ class Extractor:
                     start_line=outer.start_point.row + 1,
                     end_line=_end_line(outer),
                     signature=_signature(node, source),
+                    head_end=_head_end(node),
                     doc=doc,
                     parent=parent,
                     start_byte=outer.start_byte,

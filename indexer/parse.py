@@ -83,7 +83,8 @@ def _lines_text(data: bytes, starts: list[int], first: int, last: int) -> str:
     return line_span(data, starts, first, last).decode("utf-8", "replace")
 
 
-def _node(node_id, path, kind, sym_kind, name, title, first, last, span: bytes, parent, signature, doc, length):
+def _node(node_id, path, kind, sym_kind, name, title, first, last, span: bytes, parent, signature, doc, length,
+          head_end=None):
     content = span.decode("utf-8", "replace")
     return NodeRow(
         id=node_id,
@@ -101,6 +102,7 @@ def _node(node_id, path, kind, sym_kind, name, title, first, last, span: bytes, 
         doc=doc,
         length=length,
         bytes=len(content.encode("utf-8")),
+        head_end=head_end,
     )
 
 
@@ -166,7 +168,7 @@ def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text
         )
         title = f"{prefix}.{sym.qualname}" if prefix else sym.qualname
         node = _node(node_id, rel, "symbol", sym.kind, sym.name, title, sym.start_line, sym.end_line, span,
-                     parent_id, sym.signature, sym.doc, length)
+                     parent_id, sym.signature, sym.doc, length, _head(sym, children.get(i, [])))
         record.nodes.append(node)
         record.postings.append((len(record.nodes) - 1, tf))
         record.edges.append((rel, node_id, DEFINES))
@@ -177,6 +179,18 @@ def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text
         src = ids[ref.scope] if ref.scope is not None else (module_id or rel)
         record.refs.append((src, ref.name, ref.kind, ref.line))
     record.imports += [(imp.path, imp.line, " ".join(imp.names)) for imp in extraction.imports]
+
+
+MAX_HEAD_LINES = 40
+
+
+def _head(sym, children: list[tuple[int, int]]) -> int:
+    """A container's head runs to its first member; a function's is its signature and docstring."""
+    if children:
+        end = min(c[0] for c in children) - 1
+    else:
+        end = sym.head_end or sym.start_line
+    return max(sym.start_line, min(end, sym.start_line + MAX_HEAD_LINES - 1, sym.end_line))
 
 
 MODULE_FRAGMENT = "__module__"

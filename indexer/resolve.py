@@ -22,8 +22,14 @@ DOCUMENTS = "doc.documents"
 
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
-MAX_README_FILES = 50
+MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
+RELEASE_NOTES = ("changelog", "changes", "history", "news", "releases", "release-notes", "release_notes")
 SOURCE_ROOTS = ("", "src", "lib", "source", "include", "pkg", "app")
+
+
+def is_release_notes(path: str) -> bool:
+    """Release notes name what changed, not what the code is: they document nothing."""
+    return PurePosixPath(path).stem.lower() in RELEASE_NOTES
 
 
 class Resolver:
@@ -193,13 +199,15 @@ class Resolver:
             if qual:
                 return qual[:MAX_GLOBAL_MATCHES]
             found = [(i, p) for i, p in found if i.endswith(name.replace("::", "."))]
-        return [i for i, _ in found] if 0 < len(found) <= MAX_GLOBAL_MATCHES else []
+        return [found[0][0]] if len(found) == 1 else []  # prose names one thing, or says nothing
 
     def readme_targets(self, path: str) -> list[str]:
-        if not PurePosixPath(path).stem.lower() == "readme":
+        """A README documents its directory (the directory itself, named by its path,
+        "." for the root): one edge, not one per file, so it does not crowd every
+        file's neighbourhood."""
+        if PurePosixPath(path).stem.lower() != "readme":
             return []
-        here = posixpath.dirname(path)
-        return [p for p in sorted(self.by_dir.get(here, ())) if p != path][:MAX_README_FILES]
+        return [posixpath.dirname(path) or "."]
 
     # -- one file ---------------------------------------------------------------
     def links_for(self, paths) -> list[tuple[str, str, str, str]]:
@@ -207,6 +215,7 @@ class Resolver:
         paths = [p for p in paths if p in self.files]
         imported: dict[str, set[str]] = defaultdict(set)
         links: set[tuple[str, str, str, str]] = set()
+        doc_links: dict[str, int] = defaultdict(int)
         for path, target, _line, names in self.store.imports_of(paths):
             for dst in self.import_targets(path, target, names or ""):
                 if dst != path:
@@ -214,8 +223,12 @@ class Resolver:
                     links.add((path, path, dst, IMPORTS))
         for path, src, name, kind in self.store.refs_of(paths):
             if kind == "doc":
+                if is_release_notes(path) or doc_links[src] >= MAX_DOC_TARGETS:
+                    continue
                 for dst in self.doc_targets(path, name):
-                    links.add((path, src, dst, DOCUMENTS))
+                    if (path, src, dst, DOCUMENTS) not in links:
+                        links.add((path, src, dst, DOCUMENTS))
+                        doc_links[src] += 1
                 continue
             rel = CALLS if kind == "call" else REFERENCES
             for dst in self.use_targets(path, name, imported[path]):

@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # Lookup indexes that a bulk load drops and rebuilds once at the end (sorted builds
 # are far cheaper than millions of random inserts).
 _BULK_INDEXES = {
@@ -36,7 +36,9 @@ CREATE TABLE nodes(
   rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, path TEXT NOT NULL,
   kind TEXT NOT NULL, sym_kind TEXT, name TEXT, title TEXT,
   start_line INTEGER, end_line INTEGER, digest TEXT, content_digest TEXT,
-  parent TEXT, signature TEXT, doc TEXT, length REAL, bytes INTEGER, prior REAL NOT NULL DEFAULT 0);
+  parent TEXT, signature TEXT, doc TEXT, length REAL, bytes INTEGER, head_end INTEGER,
+  prior REAL NOT NULL DEFAULT 0);
+CREATE INDEX nodes_parent ON nodes(parent);
 CREATE INDEX nodes_path ON nodes(path);
 CREATE TABLE edges(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
 CREATE INDEX edges_path ON edges(path);
@@ -52,7 +54,7 @@ CREATE INDEX links_dst ON links(dst);
 
 NODE_COLUMNS = (
     "id path kind sym_kind name title start_line end_line digest content_digest "
-    "parent signature doc length bytes"
+    "parent signature doc length bytes head_end"
 ).split()
 
 
@@ -88,6 +90,7 @@ class NodeRow:
     doc: str
     length: float
     bytes: int
+    head_end: int | None = None  # symbols: last line of signature + docstring (header frames)
 
 
 def default_cache_dir() -> Path:
@@ -314,6 +317,10 @@ class Store:
             return [r[0] for r in self.db.execute(
                 "SELECT path FROM files WHERE path >= ? AND path < ?", (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)))]
 
+    def paths_in_root(self) -> list[str]:
+        with self.lock:
+            return [r[0] for r in self.db.execute("SELECT path FROM files WHERE status='ok' AND instr(path, '/')=0")]
+
     def all_files_under(self, prefix: str, limit: int):
         with self.lock:
             return self.db.execute(
@@ -348,6 +355,36 @@ class Store:
 
     def links_of(self, paths) -> list[tuple[str, str, str]]:
         return self._in("SELECT src, dst, rel FROM links WHERE path IN ({})", paths)
+
+    def links_from_file(self, path: str) -> list[tuple[str, str]]:
+        """(dst, rel) of every resolved link owned by one file."""
+        with self.lock:
+            return self.db.execute("SELECT dst, rel FROM links WHERE path=?", (path,)).fetchall()
+
+    def links_into_file(self, path: str) -> list[tuple[str, str]]:
+        """(owner path, rel) of every resolved link into one file or its symbols."""
+        with self.lock:
+            return self.db.execute(
+                "SELECT path, rel FROM links WHERE dst=? OR (dst >= ? AND dst < ?)", (path, path + "#", path + "$")
+            ).fetchall()
+
+    def paths_named_like(self, stem: str) -> list[str]:
+        with self.lock:
+            return [r[0] for r in self.db.execute(
+                "SELECT path FROM files WHERE status='ok' AND path LIKE ? ESCAPE '\\'",
+                ("%" + stem.replace("%", "\\%").replace("_", "\\_") + "%",))]
+
+    def children(self, node_id: str) -> list[NodeRow]:
+        return [n for _, n in self._nodes("WHERE parent=? ORDER BY start_line", (node_id,))]
+
+    def top_nodes_in_files(self, paths, per_file: int) -> list[NodeRow]:
+        """The most central served nodes of each file (module headers first)."""
+        out = []
+        for path in paths:
+            out += [n for _, n in self._nodes(
+                "WHERE path=? AND kind!='file' ORDER BY sym_kind='module' DESC, prior DESC, start_line LIMIT ?",
+                (path, per_file))]
+        return out
 
     def rare_names(self, names, at_most: int) -> set[str]:
         """Those of `names` defined at most `at_most` times (absent ones included)."""
@@ -393,10 +430,10 @@ class Store:
         with self.lock:
             return self.db.execute("SELECT node, tf FROM postings WHERE term=?", (term,)).fetchall()
 
-    def postings_with_length(self, term: str, limit: int) -> list[tuple[int, float, float]]:
+    def postings_with_length(self, term: str, limit: int) -> list[tuple[int, float, float, str]]:
         with self.lock:
             return self.db.execute(
-                "SELECT p.node, p.tf, n.length FROM postings p JOIN nodes n ON n.rowid = p.node "
+                "SELECT p.node, p.tf, n.length, n.path FROM postings p JOIN nodes n ON n.rowid = p.node "
                 "WHERE p.term=? LIMIT ?",
                 (term, limit),
             ).fetchall()

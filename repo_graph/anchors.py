@@ -47,7 +47,7 @@ def resolve(index, anchor: str) -> Resolved:
         path_part, _, fragment = text.partition("#")
     rel = _relative(root, path_part) if path_part else None
     if rel is not None and rel in ("", "."):
-        rel = None
+        rel = "."  # the repository root: what its README documents
     if rel is not None:
         if fragment:
             node_id = f"{rel}#{fragment}"
@@ -57,9 +57,10 @@ def resolve(index, anchor: str) -> Resolved:
             return Resolved(anchor, (rel,) + ((f"{rel}#{fragment}",) if fragment else ()))
         full = root / rel
         if full.is_dir():
-            prefix = rel.rstrip("/") + "/"
-            files = [n for n, kind, path in store.all_files_under(prefix, MAX_DIRECTORY_FILES)]
-            return Resolved(anchor, tuple(files))
+            rel = rel.rstrip("/")
+            # The directory itself (what a README documents), then its files.
+            files = [] if rel == "." else [n for n, _, _ in store.all_files_under(rel + "/", MAX_DIRECTORY_FILES)]
+            return Resolved(anchor, (rel, *files))
         if full.is_file() and index.ensure_fresh(rel):
             return Resolved(anchor, (rel,))
     if not text.startswith("file:") and "/" not in text:

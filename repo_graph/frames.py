@@ -17,6 +17,9 @@ PROVIDER_NAME = "repo-graph"
 MAX_RELATIONS = 24
 
 _METHOD = {"symbol": "tree-sitter-symbol-extraction", "section": "markdown-section"}
+HEADER_METHOD = "tree-sitter-symbol-header"
+HEADER_SUFFIX = "@header"  # frame id of a symbol's header frame: `path#Qual.name@header`
+MAX_HEADER_MEMBERS = 80
 
 # How each stored edge reads from either end: outgoing edges keep the shared
 # vocabulary; incoming ones get our own namespaced inverse.
@@ -49,6 +52,8 @@ def citation_label(node: NodeRow) -> str:
 
 
 def display_name(node_id: str) -> str:
+    if node_id == ".":
+        return "(repository root)"
     path, _, fragment = node_id.partition("#")
     return f"{fragment} ({path})" if fragment else path
 
@@ -73,6 +78,62 @@ def relations(index, node: NodeRow, prefer: frozenset[str]) -> tuple[m.Relation,
     found.sort(key=lambda rt: (rt[1] not in prefer, rt[0] != m.REL_DEFINED_IN))
     return tuple(
         m.Relation(rel, node_uri(index.root, target), display_name(target)) for rel, target in found[:MAX_RELATIONS]
+    )
+
+
+def header_spans(index, node: NodeRow) -> list[tuple[int, int]]:
+    """The lines a header frame shows: the head (signature, docstring, and for a
+    container what precedes its first member), then each member's head."""
+    if node.kind != "symbol" or not node.head_end or node.head_end >= node.end_line:
+        return []
+    spans = [(node.start_line, node.head_end)]
+    for child in index.store.children(node.id)[:MAX_HEADER_MEMBERS]:
+        first, last = child.start_line, max(child.start_line, min(child.head_end or child.start_line, child.end_line))
+        if first > spans[-1][1]:
+            spans.append((first, last))
+    return spans
+
+
+def header_content(index, node: NodeRow) -> tuple[str, list[tuple[int, int, bytes]]] | None:
+    """(content, [(first, last, bytes)]) of the header, read from disk now."""
+    spans = header_spans(index, node)
+    if not spans:
+        return None
+    pieces = index.read_spans(node.path, spans)
+    if pieces is None:
+        return None
+    parts = [(a, b, data) for (a, b), data in zip(spans, pieces)]
+    return b"".join(p[2] for p in parts).decode("utf-8", "replace"), parts
+
+
+def build_header(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: frozenset[str], recorded_at, valid_from):
+    """A large symbol's header: its exact head lines and its members' heads, each span
+    with its own provenance entry, so a host can re-hash every byte it is shown."""
+    found = header_content(index, node)
+    if found is None:
+        return None
+    content, parts = found
+    content_digest = sha256(content.encode("utf-8"))
+    uri = index.file_uri(node.path)
+    return m.Frame(
+        id=node.id + HEADER_SUFFIX,
+        kind=frame_kind(node),
+        title=f"{node.title or node.name} (header)",
+        content=content,
+        content_digest=content_digest,
+        uri=node_uri(index.root, node.id),
+        score=score,
+        token_cost=token_cost(content),
+        canonical_token_cost=tokenizer.count(content, content_digest),
+        tokenizer_ref=TOKENIZER_REF,
+        valid_from=valid_from,
+        recorded_at=recorded_at,
+        provenance=tuple(
+            m.Provenance(uri=uri, range=f"L{a}-{b}", digest=sha256(data), method=HEADER_METHOD, by=PROVIDER_NAME)
+            for a, b, data in parts
+        ),
+        citation_label=f"{citation_label(node)} (header)",
+        relations=relations(index, node, prefer),
     )
 
 

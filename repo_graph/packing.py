@@ -66,6 +66,14 @@ def charge(frame) -> int:
     return max(frame.token_cost, frame.canonical_token_cost or 0)
 
 
+# A frame that would take more than this share of the budget is sent as its header
+# (signature, docstring, member heads) when it has one.
+BIG_FRAME_SHARE = 0.5
+# No file takes more than this share of the budget while frames from other files
+# still fit; what it was refused is offered again once the others are placed.
+FILE_SHARE = 0.5
+
+
 @dataclass(frozen=True)
 class Placed:
     """A built frame and where its lines sit, so nested duplicates can be refused."""
@@ -74,6 +82,7 @@ class Placed:
     path: str
     first: int
     last: int
+    header: Callable[[], "Placed | None"] | None = None  # the smaller stand-in, if any
 
 
 @dataclass(frozen=True)
@@ -88,27 +97,49 @@ def pack(
     total: int,
     max_tokens: int,
     max_frames: int,
+    files: int = 2,
 ) -> Packed:
-    """Greedy by rank: take each candidate that fits what is left of both budgets,
-    skip any that overlaps lines already taken from the same file (no nested
-    duplicates), stop when either budget is spent. `total` is the candidate count
-    for `dropped`."""
-    chosen: list[Placed] = []
+    """Greedy by rank: take each candidate that fits what is left of both budgets
+    (B1 in the protocol's unit and in real tokens, B4), a header instead of a body
+    too big for the budget, never a frame nested in (or around) one already taken
+    from the same file, and no more than FILE_SHARE of the budget for one file while
+    others compete. `total` is the candidate count, for `dropped`; `files` how many
+    distinct files the candidates come from (one: nothing to share with)."""
+    chosen: list[tuple[int, Placed]] = []
+    deferred: list[tuple[int, Placed, int]] = []
     spent = 0
-    for build in candidates:
+    per_file: dict[str, int] = {}
+
+    def overlaps(placed: Placed) -> bool:
+        return any(p.path == placed.path and p.first <= placed.last and placed.first <= p.last for _, p in chosen)
+
+    for rank, build in enumerate(candidates):
         if len(chosen) >= max_frames or spent >= max_tokens:
             break
         placed = build()
         if placed is None:
             total -= 1  # vanished from disk since it was ranked
             continue
-        if any(p.path == placed.path and p.first <= placed.last and placed.first <= p.last for p in chosen):
+        if overlaps(placed):
             total -= 1  # nested in, or containing, a frame already taken: not a loss
             continue
         cost = charge(placed.frame)
-        if spent + cost > max_tokens:  # B1, in the protocol's unit and in real tokens
+        if (spent + cost > max_tokens or cost > BIG_FRAME_SHARE * max_tokens) and placed.header is not None:
+            header = placed.header()
+            if header is not None and charge(header.frame) < cost:
+                placed, cost = header, charge(header.frame)
+        if spent + cost > max_tokens:
             continue
-        chosen.append(placed)
+        if files > 1 and per_file.get(placed.path, 0) + cost > FILE_SHARE * max_tokens:
+            deferred.append((rank, placed, cost))
+            continue
+        chosen.append((rank, placed))
         spent += cost
+        per_file[placed.path] = per_file.get(placed.path, 0) + cost
+    for rank, placed, cost in deferred:  # no other file wanted the room: give it back
+        if len(chosen) < max_frames and spent + cost <= max_tokens and not overlaps(placed):
+            chosen.append((rank, placed))
+            spent += cost
+    chosen.sort(key=lambda rp: rp[0])  # rank order, so anchored frames stay first (G4)
     dropped = max(0, total - len(chosen))
-    return Packed([p.frame for p in chosen], dropped > 0, dropped)
+    return Packed([p.frame for _, p in chosen], dropped > 0, dropped)

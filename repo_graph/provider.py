@@ -122,13 +122,21 @@ class RepoProvider:
                 if node is None or node.kind not in wanted:
                     return None
                 st = state(node.path)
-                frame = frames_mod.build(index, node, candidate.score, self.tokenizer, prefer,
-                                         st.indexed_at if st else None, st.valid_from if st else None)
-                return None if frame is None else Placed(frame, node.path, node.start_line, node.end_line)
+                stamps = (st.indexed_at, st.valid_from) if st else (None, None)
+                frame = frames_mod.build(index, node, candidate.score, self.tokenizer, prefer, *stamps)
+                if frame is None:
+                    return None
+
+                def header():
+                    small = frames_mod.build_header(index, node, candidate.score, self.tokenizer, prefer, *stamps)
+                    return None if small is None else Placed(small, node.path, node.start_line, node.end_line)
+
+                return Placed(frame, node.path, node.start_line, node.end_line, header)
 
             return build
 
-        packed = pack((builder(c) for c in candidates), len(candidates), q.max_tokens, q.max_frames)
+        packed = pack((builder(c) for c in candidates), len(candidates), q.max_tokens, q.max_frames,
+                      files=len({c.node.path for c in candidates}))
         return m.QueryResult(tuple(packed.frames), packed.truncated, packed.dropped if packed.truncated else None)
 
     def verify(self, identities) -> list[m.Verdict]:

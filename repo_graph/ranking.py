@@ -1,12 +1,17 @@
-"""The one scoring function: BM25 over precomputed postings, hop proximity to
-the anchors (G3), and a small structural prior, fused into a score in [0, 1] (F1).
-Frames within one hop of an anchor form the upper tier (G4). Knows nothing of the wire."""
+"""The one scoring function: BM25 over precomputed postings (per node, and summed per
+file), closeness to the anchors through the graph (G3), and a structural prior
+(PageRank, precomputed), fused into a score in [0, 1] (F1). Frames within one hop of
+an anchor form the upper tier (G4). Knows nothing of the wire."""
 
 from __future__ import annotations
 
 import math
+import posixpath
+from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
+from indexer.resolve import is_release_notes
 from indexer.store import NodeRow
 from indexer.terms import terms
 
@@ -14,10 +19,30 @@ from indexer.terms import terms
 K1 = 1.2
 B = 0.75
 # Fusion weights (sum to 1).
-W_LEXICAL = 0.65  # what the question asks for decides most
-W_PROXIMITY = 0.25  # G3: closeness to the files the user has open
-W_PRIOR = 0.10  # breaks ties toward documented, well-connected nodes
+W_LEXICAL = 0.60  # what the question asks for decides most
+W_PROXIMITY = 0.30  # G3: closeness to the files the user has open
+W_PRIOR = 0.10  # breaks ties toward central, documented nodes
+# Inside the lexical signal: a node's own match, and how well its file matches as a
+# whole (a commit message describes a change to files more than to one function).
+W_NODE_MATCH = 0.55
+W_FILE_MATCH = 0.45
+FILE_MATCH_TOP = 3  # a file's match is the sum of its best few nodes, not of all of them
 PROXIMITY_BY_HOP = {0: 1.0, 1: 0.8, 2: 0.35}
+RELATED_FILE_SHARE = 0.9  # a symbol in the most related file is nearly one hop away
+# How strongly two files are joined, per kind of link between them.
+FILE_LINK_WEIGHTS = {
+    "code.imports": 3.0,
+    "code.calls": 1.0,
+    "code.references": 0.7,
+    "doc.documents": 1.5,
+}
+W_SAME_TEST = 4.0  # test_config.py for config.py and the other way round
+W_SAME_DIRECTORY = 0.8
+W_SIBLING_TEST = 1.0  # tests beside a test file tend to change with it
+MAX_RELATED_FILES = 40
+SYMBOLS_PER_RELATED_FILE = 6
+ANCHOR_FILE_FRAMES = 2  # the host has an anchored file open: a glimpse of it, then its neighbours
+RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it documents no code
 MAX_CANDIDATES = 400
 MAX_POSTINGS_PER_TERM = 20_000  # a term in that many nodes says little; skip its tail
 
@@ -36,40 +61,112 @@ def _prior(centrality: float, node: NodeRow) -> float:
     return 0.6 * centrality + 0.4 * documented
 
 
-def lexical(index, text: str) -> dict[int, float]:
-    """BM25 over the postings table: node rowid -> raw score."""
+def lexical(index, text: str) -> dict[int, tuple[float, str]]:
+    """BM25 over the postings table: node rowid -> (combined match, path), where the
+    combined match mixes the node's own score with its file's, both scaled to [0, 1]."""
     n_docs, avg_len = index.store.corpus_stats()
     if n_docs == 0:
         return {}
-    scores: dict[int, float] = {}
+    scores: dict[int, float] = defaultdict(float)
+    paths: dict[int, str] = {}
     for term in dict.fromkeys(terms(text)):
         rows = index.store.postings_with_length(term, MAX_POSTINGS_PER_TERM)
         if not rows:
             continue
         df = len(rows)
         idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
-        for rowid, tf, length in rows:
-            norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * (length or 0) / avg_len))
-            scores[rowid] = scores.get(rowid, 0.0) + idf * norm
-    return scores
+        for rowid, tf, length, path in rows:
+            scores[rowid] += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * (length or 0) / avg_len))
+            paths[rowid] = path
+    if not scores:
+        return {}
+    per_file: dict[str, list[float]] = defaultdict(list)
+    for rowid, s in scores.items():
+        per_file[paths[rowid]].append(s)
+    file_score = {p: sum(sorted(v, reverse=True)[:FILE_MATCH_TOP]) for p, v in per_file.items()}
+    best_node, best_file = max(scores.values()), max(file_score.values())
+    out = {}
+    for rowid, s in scores.items():
+        match = W_NODE_MATCH * s / best_node + W_FILE_MATCH * file_score[paths[rowid]] / best_file
+        out[rowid] = (match * RELEASE_NOTES_FACTOR if is_release_notes(paths[rowid]) else match, paths[rowid])
+    return out
+
+
+def _is_test_pair(a: str, b: str) -> bool:
+    """test_x.py / x_test.go / x.test.ts / x_spec.rb beside x.*"""
+    stem_a, stem_b = PurePosixPath(a).stem.split(".")[0], PurePosixPath(b).stem.split(".")[0]
+    for x, y in ((stem_a, stem_b), (stem_b, stem_a)):
+        if y in (f"test_{x}", f"{x}_test", f"{x}_tests", f"{x}_spec", f"tests_{x}", f"{x}Test", f"{x}Tests"):
+            return True
+    return False
+
+
+def _is_test(path: str) -> bool:
+    name = PurePosixPath(path).stem.lower()
+    return name.startswith("test_") or name.endswith(("_test", "_tests", "_spec", ".test", ".spec")) or "/tests/" in f"/{path}"
+
+
+def related_files(index, anchor_files: set[str]) -> dict[str, float]:
+    """Files joined to the anchored ones: imports either way, calls and references
+    between their symbols, docs naming them, their tests, their directory. In [0, 1]."""
+    weight: dict[str, float] = defaultdict(float)
+    store = index.store
+    for anchor in anchor_files:
+        joined: dict[tuple[str, str], int] = defaultdict(int)
+        for dst, rel in store.links_from_file(anchor):
+            joined[(dst.partition("#")[0], rel)] += 1
+        for src_path, rel in store.links_into_file(anchor):
+            joined[(src_path, rel)] += 1
+        for (path, rel), n in joined.items():
+            weight[path] += FILE_LINK_WEIGHTS.get(rel, 0.5) * (1 + math.log(n))
+        stem = PurePosixPath(anchor).stem.split(".")[0]
+        for path in store.paths_named_like(stem):
+            if _is_test_pair(anchor, path):
+                weight[path] += W_SAME_TEST
+        directory = posixpath.dirname(anchor)
+        siblings = store.paths_under(directory + "/") if directory else store.paths_in_root()
+        anchor_is_test = _is_test(anchor)
+        for path in siblings:
+            if "/" not in path[len(directory) + 1 if directory else 0 :]:
+                weight[path] += W_SAME_DIRECTORY if directory else W_SAME_DIRECTORY / 2
+                if anchor_is_test and _is_test(path):
+                    weight[path] += W_SIBLING_TEST
+    for anchor in anchor_files:
+        weight.pop(anchor, None)
+    if not weight:
+        return {}
+    top = sorted(weight.items(), key=lambda kv: -kv[1])[:MAX_RELATED_FILES]
+    best = top[0][1]
+    return {path: w / best for path, w in top}
 
 
 def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[Candidate]:
     """Candidates best first. With anchors, every node within one hop of one ranks
     above every node that is not (G4); inside each tier the fused score decides."""
-    raw = lexical(index, text)
-    top = sorted(raw.items(), key=lambda kv: -kv[1])[:MAX_CANDIDATES]
-    best = top[0][1] if top else 1.0
-    lex_by_rowid = {rowid: s / best for rowid, s in top}
-    nodes = index.store.nodes_by_rowid(lex_by_rowid)
-    lex = {nodes[r].id: s for r, s in lex_by_rowid.items() if r in nodes}
-    by_id = {n.id: n for n in nodes.values()}
-
+    matched = lexical(index, text)
     hops = index.graph.hops(seeds, max_hops=2) if seeds else {}
-    near = [node_id for node_id, h in hops.items() if h <= 1 or node_id in lex]
-    missing = [node_id for node_id in near if node_id not in by_id]
-    by_id.update(index.store.nodes_by_id(missing))
-    if not lex and not seeds:
+    anchor_files = {s.partition("#")[0] for s in seeds}
+    related = related_files(index, anchor_files) if seeds else {}
+
+    def closeness(node_id: str, path: str) -> float:
+        hop = hops.get(node_id)
+        by_hop = PROXIMITY_BY_HOP.get(hop, 0.0) if hop is not None else 0.0
+        return max(by_hop, RELATED_FILE_SHARE * related.get(path, 0.0))
+
+    # Candidates: the best matches by what the score will make of them, then the
+    # anchors' neighbourhood, then (for a question that matches nothing) an overview.
+    pre = sorted(
+        matched.items(),
+        key=lambda kv: -(W_LEXICAL * kv[1][0] + W_PROXIMITY * (related.get(kv[1][1], 0.0) if related else 0.0)),
+    )[:MAX_CANDIDATES]
+    by_id = {n.id: n for n in index.store.nodes_by_rowid(r for r, _ in pre).values()}
+    lex = {node.id: matched[rowid][0] for rowid, node in index.store.nodes_by_rowid(r for r, _ in pre).items()}
+    near = [node_id for node_id, h in hops.items() if h <= 1 and node_id not in by_id]
+    by_id.update(index.store.nodes_by_id(near))
+    if related:
+        for node in index.store.top_nodes_in_files(list(related), SYMBOLS_PER_RELATED_FILE):
+            by_id.setdefault(node.id, node)
+    if not matched and not seeds:
         by_id.update((n.id, n) for n in index.store.prior_nodes(MAX_CANDIDATES))
 
     centrality = index.store.priors(by_id)
@@ -77,12 +174,26 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     for node_id, node in by_id.items():
         if node.kind == "file" or not keep(node):
             continue
+        fused = (
+            W_LEXICAL * lex.get(node_id, 0.0)
+            + W_PROXIMITY * closeness(node_id, node.path)
+            + W_PRIOR * _prior(centrality.get(node_id, 0.0), node)
+        )
         hop = hops.get(node_id)
-        proximity = PROXIMITY_BY_HOP.get(hop, 0.0) if hop is not None else 0.0
-        fused = W_LEXICAL * lex.get(node_id, 0.0) + W_PROXIMITY * proximity + W_PRIOR * _prior(centrality.get(node_id, 0.0), node)
         if seeds:
             # G4: two tiers, both inside [0, 1]: anchored in [0.5, 1], the rest below.
             fused = 0.5 + 0.5 * fused if hop is not None and hop <= 1 else 0.5 * fused
         out.append(Candidate(node, round(min(1.0, max(0.0, fused)), 6), hop))
     out.sort(key=lambda c: (-c.score, c.node.id))
+    open_files = {s for s in seeds if "#" not in s}
+    if open_files:
+        shown: dict[str, int] = defaultdict(int)
+        kept = []
+        for c in out:
+            if c.node.path in open_files and c.hop != 0:
+                shown[c.node.path] += 1
+                if shown[c.node.path] > ANCHOR_FILE_FRAMES:
+                    continue
+            kept.append(c)
+        out = kept
     return out

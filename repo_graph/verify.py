@@ -3,6 +3,9 @@ when it changed, so a change the watcher has not seen yet is still caught."""
 
 from __future__ import annotations
 
+from indexer.digest import sha256
+
+from .frames import HEADER_SUFFIX, header_content
 from .protocol import messages as m
 
 
@@ -14,12 +17,17 @@ def verdicts(index, identities) -> list[m.Verdict]:
         if not path or not index.ensure_fresh(path):
             out.append(m.Verdict(identity, m.GONE))
             continue
-        node = index.store.node(identity.frame_id)
-        if node is None or node.kind == "file":
+        is_header = identity.frame_id.endswith(HEADER_SUFFIX)
+        node = index.store.node(identity.frame_id[: -len(HEADER_SUFFIX)] if is_header else identity.frame_id)
+        current = node.content_digest if node is not None and node.kind != "file" else None
+        if is_header and current is not None:
+            found = header_content(index, node)  # derived content: recomputed from disk now
+            current = sha256(found[0].encode("utf-8")) if found else None
+        if current is None:
             out.append(m.Verdict(identity, m.GONE))
-        elif identity.content_digest == node.content_digest:
+        elif identity.content_digest == current:
             out.append(m.Verdict(identity, m.VALID))
         else:
             # A mutated or foreign digest is stale, never valid.
-            out.append(m.Verdict(identity, m.STALE, node.content_digest))
+            out.append(m.Verdict(identity, m.STALE, current))
     return out

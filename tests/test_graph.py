@@ -87,7 +87,8 @@ def test_docs_document_the_files_and_symbols_they_name(mixed):
     index, _ = mixed
     docs = links(index, "doc.documents")
     assert ("docs/guide.md#guide", "pkg/a.py") in docs
-    assert ("docs/guide.md#guide", "pkg/b.py#helper") in docs
+    # `helper` is defined in Python and in Rust: prose naming two things links neither
+    assert not any(dst.endswith("#helper") for _, dst in docs)
     assert ("docs/guide.md#guide", "java/com/acme/store/Store.java#Store") in docs
 
 

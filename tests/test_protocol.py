@@ -311,3 +311,45 @@ def test_handshake_is_immediate_and_an_early_query_waits_for_the_first_index(pro
     reply = p.recv()
     assert reply["id"] == "early" and reply["type"] == "frames", reply  # waited, not `unavailable`
     assert reply["result"]["frames"][0]["id"] == "pkg/target.py#needle_in_haystack"
+
+
+def test_b1_a_class_too_big_for_the_budget_comes_as_its_header(provider_factory, tmp_path):
+    from .conftest import make_repo
+
+    methods = "".join(f"    def handler_{i}(self, request):\n        \"\"\"Handle case {i}.\"\"\"\n"
+                      + "".join(f"        step_{j} = request.value + {j}\n" for j in range(12)) + "\n" for i in range(12))
+    repo = make_repo(tmp_path / "big", {"server.py": f"class RequestRouter:\n    \"\"\"Routes requests.\"\"\"\n\n{methods}"})
+    p = provider_factory(repo)
+    p.handshake()
+    frames = frames_of(p.query(goal="RequestRouter routes requests", max_tokens=400, max_frames=3))
+    header = next(f for f in frames if f["id"] == "server.py#RequestRouter@header")
+    assert "class RequestRouter" in header["content"] and "def handler_11(self, request):" in header["content"]
+    assert "step_3" not in header["content"]  # bodies left out
+    assert sum(max(f["token_cost"], f["canonical_token_cost"]) for f in frames) <= 400
+    # every span of the header is real bytes on disk, each with its own provenance
+    assert header["content"].encode() == b"".join(addressed_bytes(pv["uri"], pv["range"]) for pv in header["provenance"])
+    for pv in header["provenance"]:
+        assert pv["digest"] == "sha256:" + hashlib.sha256(addressed_bytes(pv["uri"], pv["range"])).hexdigest()
+    identity = {"provider_id": "repo-graph", "frame_id": header["id"], "content_digest": header["content_digest"]}
+    assert p.ask({"type": "verify", "request": {"frames": [identity]}})["response"]["verdicts"][0]["status"] == "valid"
+    (repo / "server.py").write_text((repo / "server.py").read_text().replace("def handler_5(", "def handler_five("))
+    verdict = p.ask({"type": "verify", "request": {"frames": [identity]}})["response"]["verdicts"][0]
+    assert verdict["status"] == "stale"
+
+
+def test_b_one_file_does_not_take_the_whole_budget_when_others_are_relevant(provider_factory, tmp_path):
+    from .conftest import make_repo
+
+    many = "".join(f"def retry_helper_{i}(attempt):\n    \"\"\"Retry helper {i}.\"\"\"\n    return attempt * {i}\n\n"
+                   for i in range(60))
+    repo = make_repo(tmp_path / "div", {"helpers.py": many,
+                                         "policy.py": "def retry_policy(attempt):\n    \"\"\"The retry policy.\"\"\"\n    return attempt\n"})
+    p = provider_factory(repo)
+    p.handshake()
+    # Every helper outranks the policy (they match "helper" too) and together they
+    # would fill the budget; the policy gets in because one file may take only half.
+    frames = frames_of(p.query(goal="retry helper attempt", max_tokens=600, max_frames=60))
+    ids = [f["id"] for f in frames]
+    assert "policy.py#retry_policy" in ids
+    helpers = [f for f in frames if f["id"].startswith("helpers.py")]
+    assert sum(f["token_cost"] for f in helpers) > 300  # what no one else wanted was given back
