@@ -28,7 +28,7 @@ from .walk import DEFAULT_MAX_FILE_BYTES, IgnoreRules, WalkedFile, WalkReport, w
 
 BATCH_FILES = 256
 BATCH_SECONDS = 1.0
-BULK_FILES = 2000  # a first index this large loads rows first and builds lookup indexes after
+BULK_FILES = 500  # a first index this large loads rows first and builds lookup indexes after
 PARALLEL_MIN_BYTES = 4 << 20  # below this, starting worker processes costs more than it saves
 FULL_RESOLVE_SHARE = 0.2
 PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed  # past this share of files changed, re-resolve everything
@@ -100,21 +100,22 @@ class RepoIndex:
             old.valid_from if same else utc_stamp(walked.mtime_ns / 1e9),
         )
 
-    def _apply(self, walked: WalkedFile, record: FileRecord, old: FileState | None) -> None:
-        """Write one parsed file and mirror it in the graph. Caller holds begin()."""
-        # A file new to this pass may still have rows: another thread (a query's
-        # freshness check, the watcher) can have indexed it meanwhile. The files
-        # table is the cheap way to know; deleting by path without rows is not.
-        present = old is not None or self.store.file_state(walked.path) is not None
-        removed = self.store.delete_file(walked.path) if present else []
-        self._touch(walked.path, removed)
-        self._touch(walked.path, [n.id for n in record.nodes])
-        self.store.put_file(
-            self._state(walked, record, old), record.nodes, record.edges, record.postings,
-            record.refs, record.imports, "\n".join(record.warnings),
-        )
-        for warning in record.warnings:
-            sys.stderr.write(f"repo-graph: warning: {walked.path}: {warning}\n")
+    def _apply(self, items: list[tuple[WalkedFile, FileRecord, FileState | None]]) -> None:
+        """Write parsed files, replacing what they had. Caller holds begin()."""
+        batch = []
+        for walked, record, old in items:
+            # A file new to this pass may still have rows: another thread (a query's
+            # freshness check, the watcher) can have indexed it meanwhile. The files
+            # table is the cheap way to know; deleting by path without rows is not.
+            present = old is not None or self.store.file_state(walked.path) is not None
+            removed = self.store.delete_file(walked.path) if present else []
+            self._touch(walked.path, removed)
+            self._touch(walked.path, [n.id for n in record.nodes])
+            batch.append((self._state(walked, record, old), record.nodes, record.edges, record.postings,
+                          record.refs, record.imports, "\n".join(record.warnings)))
+            for warning in record.warnings:
+                sys.stderr.write(f"repo-graph: warning: {walked.path}: {warning}\n")
+        self.store.put_files(batch)
 
     def _remove(self, path: str) -> None:
         removed = self.store.delete_file(path)
@@ -210,8 +211,7 @@ class RepoIndex:
                         self.store.touch_file(FileState(walked.path, walked.size, walked.mtime_ns, walked.inode,
                                                         old.digest, old.language, old.status, old.indexed_at,
                                                         old.valid_from))
-                    else:
-                        self._apply(walked, record, old)
+                self._apply([(w, r, o) for w, r, o in pending if r is not None])
                 self.generation += 1
                 self.store.commit()
             except BaseException:
@@ -350,8 +350,7 @@ class RepoIndex:
                     for rel, walked, record, old in work:
                         if walked is None:
                             self._remove(rel)
-                        else:
-                            self._apply(walked, record, old)
+                    self._apply([(walked, record, old) for _, walked, record, old in work if walked is not None])
                     self.generation += 1
                     self.store.commit()
                 except BaseException:

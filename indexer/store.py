@@ -238,25 +238,32 @@ class Store:
     def put_file(self, state: FileState, nodes, edges, postings, refs, imports, warnings: str = "") -> None:
         """Write everything one file contributes; the caller has deleted its old rows.
         Call between begin() and commit()."""
-        self.db.execute(
-            "INSERT INTO files VALUES(?,?,?,?,?,?,?,?,?,?)",
-            (state.path, state.size, state.mtime_ns, state.inode, state.digest, state.language,
-             state.status, state.indexed_at, state.valid_from, warnings),
-        )
-        rowids = []
-        for node in nodes:
-            cur = self.db.execute(
-                f"INSERT INTO nodes({','.join(NODE_COLUMNS)}) VALUES({','.join('?' * len(NODE_COLUMNS))})",
-                tuple(getattr(node, c) for c in NODE_COLUMNS),
-            )
-            rowids.append(cur.lastrowid)
-        self.db.executemany("INSERT INTO edges VALUES(?,?,?,?)", ((state.path, s, d, r) for s, d, r in edges))
-        self.db.executemany(
-            "INSERT INTO postings VALUES(?,?,?)",
-            ((term, rowids[i], tf) for i, counter in postings for term, tf in counter.items()),
-        )
-        self.db.executemany("INSERT INTO refs VALUES(?,?,?,?,?)", ((state.path, *r) for r in refs))
-        self.db.executemany("INSERT INTO imports VALUES(?,?,?,?)", ((state.path, *i) for i in imports))
+        self.put_files([(state, nodes, edges, postings, refs, imports, warnings)])
+
+    def put_files(self, batch) -> None:
+        """put_file for many files at once: one statement per table, rowids assigned
+        here (no round trip per node). Call between begin() and commit()."""
+        next_rowid = (self.db.execute("SELECT max(rowid) FROM nodes").fetchone()[0] or 0) + 1
+        files, node_rows, edge_rows, posting_rows, ref_rows, import_rows = [], [], [], [], [], []
+        for state, nodes, edges, postings, refs, imports, warnings in batch:
+            files.append((state.path, state.size, state.mtime_ns, state.inode, state.digest, state.language,
+                          state.status, state.indexed_at, state.valid_from, warnings))
+            first = next_rowid
+            for node in nodes:
+                node_rows.append((next_rowid, *(getattr(node, c) for c in NODE_COLUMNS)))
+                next_rowid += 1
+            edge_rows += [(state.path, src, dst, rel) for src, dst, rel in edges]
+            posting_rows += [(term, first + i, tf) for i, counter in postings for term, tf in counter.items()]
+            ref_rows += [(state.path, *r) for r in refs]
+            import_rows += [(state.path, *i) for i in imports]
+        posting_rows.sort()  # term order: the term index grows at its right edge, not at random
+        ex = self.db.executemany
+        ex("INSERT INTO files VALUES(?,?,?,?,?,?,?,?,?,?)", files)
+        ex(f"INSERT INTO nodes(rowid,{','.join(NODE_COLUMNS)}) VALUES(?,{','.join('?' * len(NODE_COLUMNS))})", node_rows)
+        ex("INSERT INTO edges VALUES(?,?,?,?)", edge_rows)
+        ex("INSERT INTO postings VALUES(?,?,?)", posting_rows)
+        ex("INSERT INTO refs VALUES(?,?,?,?,?)", ref_rows)
+        ex("INSERT INTO imports VALUES(?,?,?,?)", import_rows)
 
     # -- nodes and edges ----------------------------------------------------
     def _nodes(self, where: str, args=()) -> list[tuple[int, NodeRow]]:
