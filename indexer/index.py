@@ -21,7 +21,7 @@ from .digest import line_span, line_starts
 from .extract import Extractor
 from .graph import CodeGraph
 from . import pool
-from .parse import FileRecord, parse
+from .parse import FileRecord
 from .resolve import MAX_GLOBAL_MATCHES, Resolver
 from .store import FileState, NodeRow, Store, db_path_for
 from .walk import DEFAULT_MAX_FILE_BYTES, IgnoreRules, WalkedFile, WalkReport, walk
@@ -244,7 +244,7 @@ class RepoIndex:
                 old = known.get(walked.path)
                 if record is None:
                     continue
-                if record is pool.SAME or record == pool.SAME:
+                if record == pool.SAME:  # a string, so it survives pickling across processes
                     pending.append((walked, None, old))  # same bytes: new stat only
                     summary.unchanged += 1
                 else:
@@ -326,6 +326,7 @@ class RepoIndex:
                         files.update(self.store.paths_under(rel + "/"))  # a deleted directory
             status: dict[str, bool] = {}
             work: list[tuple[str, WalkedFile | None, FileRecord | None, FileState | None]] = []
+            touched: list[FileState] = []
             for rel in sorted(files):
                 old = self.store.file_state(rel)
                 walked = self._stat(rel)
@@ -337,13 +338,26 @@ class RepoIndex:
                 if old is not None and (old.size, old.mtime_ns, old.inode) == (walked.size, walked.mtime_ns, walked.inode):
                     status[rel] = old.status == "ok"
                     continue
-                data = self._read(walked)
-                if data is None:
+                record = pool.parse_task(str(self.root), [(walked, old.digest if old else None)],
+                                         self.max_file_bytes, (self.registry, self.extractor))[0][1]
+                if record is None:
                     status[rel] = False
-                    continue
-                record = parse(rel, data, self.registry, self.extractor)
-                status[rel] = record.status == "ok"
-                work.append((rel, walked, record, old))
+                elif record == pool.SAME:  # same bytes (a touch, a checkout that rewrote nothing)
+                    status[rel] = old.status == "ok"
+                    touched.append(FileState(rel, walked.size, walked.mtime_ns, walked.inode, old.digest,
+                                             old.language, old.status, old.indexed_at, old.valid_from))
+                else:
+                    status[rel] = record.status == "ok"
+                    work.append((rel, walked, record, old))
+            if touched:
+                self.store.begin()
+                try:
+                    for state in touched:
+                        self.store.touch_file(state)
+                    self.store.commit()
+                except BaseException:
+                    self.store.rollback()
+                    raise
             if work:
                 self.store.begin()
                 try:

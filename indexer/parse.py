@@ -127,7 +127,18 @@ def parse(rel: str, data: bytes, registry: Registry, extractor: Extractor) -> Fi
         _add_sections(record, data, starts, path_text)
     else:
         _add_symbols(record, spec, data, starts, path_text, extractor)
+    _check_unique(record)
     return record
+
+
+def _check_unique(record: FileRecord) -> None:
+    """Node ids are the store's key: a clash would fail the whole batch. Extraction
+    already makes them unique; this says so loudly if it ever does not."""
+    seen: set[str] = set()
+    for node in record.nodes:
+        if node.id in seen:
+            raise ValueError(f"{record.path}: two nodes share the id {node.id!r}")
+        seen.add(node.id)
 
 
 def _own_text(data, starts, first, last, children: list[tuple[int, int]]) -> str:

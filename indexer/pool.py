@@ -43,10 +43,15 @@ def parse_task(root: str, items: list[tuple[WalkedFile, str | None]], max_file_b
         except OSError:
             out.append((walked, None))
             continue
-        if old_digest is not None and sha256(data) == old_digest:
+        digest = sha256(data)
+        if old_digest is not None and digest == old_digest:
             out.append((walked, SAME))
-        else:
+            continue
+        try:
             out.append((walked, parse(walked.path, data, registry, extractor)))
+        except Exception as exc:  # one bad file must not sink the batch: keep it, say why
+            out.append((walked, FileRecord(walked.path, digest, None, "error",
+                                           warnings=[f"not indexed: {type(exc).__name__}: {exc}"])))
     return out
 
 

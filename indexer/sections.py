@@ -88,10 +88,13 @@ def split_markdown(data: bytes, rel_path: str) -> list[Section]:
         own_end = heads[n + 1][0] if n + 1 < len(heads) else total
         while stack and sections[stack[-1]].level >= level:
             stack.pop()
-        slug = slugify(title)
-        used[slug] = used.get(slug, 0) + 1
-        if used[slug] > 1:
-            slug = f"{slug}-{used[slug] - 1}"  # GitHub's rule for repeated headings
+        base = slugify(title)
+        slug, n = base, used.get(base, 0)
+        while slug in used:  # GitHub's rule for repeated headings, and never a clash with
+            n += 1  # a heading whose own slug looks numbered ("x-1")
+            slug = f"{base}-{n}"
+        used[base] = n
+        used.setdefault(slug, 0)
         sections.append(
             Section(title or "(untitled)", slug, level, row + 1, end, stack[-1] if stack else None, own_end)
         )

@@ -89,3 +89,33 @@ def test_unchanged_files_are_not_parsed_again_and_edits_are(tmp_path):
     assert (s.parsed, s.removed) == (1, 1)
     assert index.store.node("a.py#f") is None and index.store.node("a.py#f2") is not None
     assert "b.py#g" not in index.graph
+
+
+def test_repeated_and_numbered_headings_get_distinct_ids(tmp_path):
+    # fastapi's translated docs: "APIRouter" twice, then a heading whose own slug is "apirouter-1"
+    doc = b"# A\n## APIRouter\n## APIRouter\n## APIRouter 1\n"
+    slugs = [s.slug for s in split_markdown(doc, "x.md")]
+    assert len(slugs) == len(set(slugs))
+    repo = make_repo(tmp_path / "r", {"x.md": doc.decode(), "ok.py": "def fine():\n    pass\n"})
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    assert index.store.node("ok.py#fine") is not None
+    assert len([n for n in index.store.nodes_in_file("x.md") if n.kind == "section"]) == 4
+
+
+def test_a_file_that_cannot_be_indexed_is_reported_and_the_rest_is_indexed(tmp_path, monkeypatch):
+    import indexer.parse as parse_mod
+
+    repo = make_repo(tmp_path / "r", {"good.py": "def good():\n    pass\n", "bad.py": "def bad():\n    pass\n"})
+    real = parse_mod._check_unique
+
+    def clash_on_bad(record):  # stands in for any extraction bug in one file
+        if record.path == "bad.py":
+            raise ValueError("two nodes share an id")
+        real(record)
+
+    monkeypatch.setattr(parse_mod, "_check_unique", clash_on_bad)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    summary = index.refresh()
+    assert index.store.node("good.py#good") is not None
+    assert index.store.file_state("bad.py").status == "error" and summary.warnings == 1

@@ -1,0 +1,903 @@
+"""Retrieval quality on real history: does repo-graph find the files a developer
+went on to change, and how much of what it returns under a budget is from them?
+
+Run it on any local git repository with history (a work tree or a bare mirror):
+
+    /tmp/venv/bin/python benchmarks/quality.py REPO [REPO...]
+    /tmp/venv/bin/python benchmarks/quality.py REPO --cases 40 --seed 0 \\
+        --systems repo-graph,bm25-files,bm25-symbols,aider --json
+
+Cases. From the first-parent history of HEAD (merges skipped) come the commits that
+touch 1 to 8 source files (a file of a language `grammars.Registry().for_path()`
+knows, outside doc folders: doc/, docs/, docs_src/, documentation/) and whose
+message, cleaned, has at least 4 words and does not look automated (bots, "Bump x
+from", "Merge", "Release 1.2", version-only, "[pre-commit.ci]", ...). The query is
+the subject and body with trailers (Signed-off-by:, Co-authored-by:, ...), PR
+references ("(#1234)") and URLs removed. Gold: the source files the commit modified
+(status M: they exist in the parent). The newest `--pool` (default 4 x --cases)
+such commits are cut into --cases equal buckets and one is drawn per bucket
+(random.Random(--seed)), so cases spread evenly over recent history.
+
+Each case is evaluated on its PARENT snapshot. One work directory per repository
+moves from snapshot to snapshot, oldest first, with `git read-tree -u --reset
+<parent>` (a private GIT_INDEX_FILE; unchanged files keep their mtime), and one
+RepoIndex(jobs=1) in a temporary cache directory is refreshed incrementally, so only
+the files that differ between consecutive parents are parsed again. Gold files the
+index does not hold (ignored, too large) are dropped; a case left with none is.
+
+Tasks.
+  unanchored   the query alone.
+  anchored     cases with >= 2 gold files: one of them (seeded choice) is the file
+               the developer has open; it is sent as an anchor to the systems that
+               take one (repo-graph: `anchors`, aider: the chat file), removed from
+               every ranking and every packed output, and no longer gold.
+
+Metrics (per system and task, averaged over cases). Each system's ranked output
+becomes a ranked list of distinct files (order of first appearance).
+  R@5, R@10    |gold & top-k files| / |gold|
+  MRR          1 / rank of the first gold file (0 when none is ranked)
+  budget precision   of the tokens the system returns packed under 4,096 tokens,
+               the share that comes from gold files; tokens = ceil(utf-8 bytes / 4)
+               of each returned item. A case with an empty output counts 0.
+  tokens       mean tokens returned under that budget (how full the budget is).
+
+Systems (all run in the same command, on the same snapshots and file set).
+  repo-graph   RepoProvider(index).query(ContextQuery(goal=msg, query_text=msg, ...)):
+               ranking from max_tokens=65536, max_frames=200 (so packing does not cut
+               it), budget from max_tokens=4096, max_frames=64. Items are the frames.
+  bm25-files   BM25 (k1=1.2, b=0.75) over indexer.terms.terms() of whole files; the
+               files are those repo-graph indexed (status ok: code and markdown).
+               Budget: whole files in rank order, skipping any that does not fit.
+  bm25-symbols the same BM25 over the symbol nodes repo-graph extracted (text = the
+               symbol's lines on disk); files in order of their best symbol; budget:
+               symbol bodies in rank order, skipping any that does not fit.
+  aider        aider-chat's RepoMap (aider.repomap), offline: get_ranked_tags for the
+               file ranking, get_ranked_tags_map_uncached(max_map_tokens=4096) for the
+               budget (its map text, split per file). Mentions as aider's coder
+               computes them: idents = re.split(r"\\W+", msg), file mentions and
+               ident/file-stem matches; chat_fnames = [anchor] when anchored.
+               Token counter: ceil(bytes / 4), no model. Each file's tags are taken
+               once each, sorted (its capture order varies between processes, see
+               get_tags_raw below), so its ranks repeat. aider-chat pins versions
+               (tree-sitter, networkx, ...) that differ from repo-graph's, so it runs
+               in its own virtual environment as a child process: --aider-python, else
+               $AIDER_PYTHON, else this interpreter if it has aider, else
+               /tmp/aider-venv/bin/python. The child blocks every socket connect and
+               name lookup (and counts attempts), with AIDER_CHECK_UPDATE=false and
+               LITELLM_LOCAL_MODEL_COST_MAP=True. When it can't run, the output says
+               "aider: not run (reason)".
+
+Output: a Markdown table per repository (system x task; cases, R@5, R@10, MRR,
+budget precision, tokens) with wall times, and the exact command; --json prints
+everything, per case too, as JSON instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BUDGET = 4096
+RANK_TOKENS, RANK_FRAMES = 65536, 200
+BUDGET_FRAMES = 64
+MAX_SOURCE_FILES = 8
+MIN_WORDS = 4
+K1, B = 1.2, 0.75
+ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider")
+DOC_DIRS = frozenset({"doc", "docs", "docs_src", "documentation"})
+DEFAULT_AIDER_VENV = Path("/tmp/aider-venv/bin/python")
+
+# ---------------------------------------------------------------------------
+# The aider child: runs in aider's own environment, imports nothing of ours.
+# ---------------------------------------------------------------------------
+
+
+def aider_worker() -> int:
+    """JSON lines in on stdin, out on the original stdout; everything else aider
+    prints goes to stderr. No network: every connect and lookup raises."""
+    import socket
+
+    attempts: list[str] = []
+
+    def refuse(*args, **kwargs):
+        attempts.append(repr(args[1:3] if len(args) > 1 else args)[:200])
+        raise OSError("network disabled by benchmarks/quality.py")
+
+    socket.socket.connect = refuse
+    socket.socket.connect_ex = refuse
+    socket.getaddrinfo = refuse
+    socket.create_connection = refuse
+
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    try:
+        import aider
+        from aider.repomap import RepoMap
+    except Exception as exc:  # report, don't crash: the parent prints the reason
+        out.write(json.dumps({"ready": False, "error": f"import aider failed: {exc!r}"}) + "\n")
+        return 0
+
+    class Model:
+        def token_count(self, text):
+            if not isinstance(text, str):
+                text = json.dumps(text)
+            return math.ceil(len(text.encode("utf-8")) / 4)
+
+    class IO:
+        def read_text(self, fname, silent=False):
+            try:
+                with open(fname, encoding="utf-8", errors="replace") as fh:
+                    return fh.read()
+            except OSError:
+                return None
+
+        def tool_output(self, *a, **k):
+            pass
+
+        def tool_warning(self, *a, **k):
+            pass
+
+        def tool_error(self, *a, **k):
+            pass
+
+    class Ranked(RepoMap):
+        last_ranked = None
+
+        def get_tags_raw(self, fname, rel_fname):
+            # The order of tree-sitter's QueryCursor.captures() differs from one process to
+            # the next, and aider 0.86 appends each capture name's last node twice, so both
+            # which tag is doubled and the order of float sums vary from run to run. Each
+            # tag once, in a fixed order, makes its ranks repeatable.
+            return sorted(set(super().get_tags_raw(fname, rel_fname) or ()), key=lambda t: (t.line, t.kind, t.name))
+
+        def get_ranked_tags(self, *args, **kwargs):
+            self.last_ranked = super().get_ranked_tags(*args, **kwargs)
+            return self.last_ranked
+
+    def file_mentions(text, rel_fnames):  # aider Coder.get_file_mentions, nothing in chat
+        words = {w.rstrip(",.!;:?").strip("\"'`*_") for w in text.split()}
+        found, by_base = set(), {}
+        for rel in rel_fnames:
+            if rel in words:
+                found.add(rel)
+            base = os.path.basename(rel)
+            if "/" in base or "." in base or "_" in base or "-" in base:
+                by_base.setdefault(base, []).append(rel)
+        for base, rels in by_base.items():
+            if len(rels) == 1 and base in words:
+                found.add(rels[0])
+        return found
+
+    def ident_file_matches(idents, rel_fnames):  # aider Coder.get_ident_filename_matches
+        stems = {}
+        for rel in rel_fnames:
+            stem = Path(rel).stem.lower()
+            if len(stem) >= 5:
+                stems.setdefault(stem, set()).add(rel)
+        out_ = set()
+        for ident in idents:
+            if len(ident) >= 5:
+                out_ |= stems.get(ident.lower(), set())
+        return out_
+
+    out.write(json.dumps({"ready": True, "version": getattr(aider, "__version__", "?")}) + "\n")
+    maps: dict[tuple[str, str], Ranked] = {}
+    for line in sys.stdin:
+        req = json.loads(line)
+        try:
+            root = req["root"]
+            key = (root, req["cache"])
+            if key not in maps:
+                Ranked.TAGS_CACHE_DIR = req["cache"]  # absolute: outside the tree
+                maps[key] = Ranked(map_tokens=req["budget"], root=root, main_model=Model(), io=IO(),
+                                   refresh="always")
+            rm = maps[key]
+            rels = req["files"]
+            chat = req.get("chat")
+            text = req["text"]
+            idents = set(re.split(r"\W+", text))
+            others = [r for r in rels if r != chat]
+            mentioned = file_mentions(text, others) | ident_file_matches(idents, others)
+            started = time.perf_counter()
+            tree = rm.get_ranked_tags_map_uncached(
+                [os.path.join(root, chat)] if chat else [],
+                [os.path.join(root, r) for r in others],
+                req["budget"], mentioned, idents,
+            )
+            ranked = []
+            for tag in rm.last_ranked or []:
+                if tag and tag[0] not in ranked:
+                    ranked.append(tag[0])
+            out.write(json.dumps({"ranked": ranked, "map": tree or "", "seconds": time.perf_counter() - started,
+                                  "network_attempts": list(attempts)}) + "\n")
+        except Exception as exc:
+            import traceback
+
+            traceback.print_exc()
+            out.write(json.dumps({"error": repr(exc), "network_attempts": list(attempts)}) + "\n")
+    return 0
+
+
+if len(sys.argv) > 1 and sys.argv[1] == "--aider-worker":
+    sys.exit(aider_worker())
+
+# ---------------------------------------------------------------------------
+# Everything below runs in repo-graph's environment.
+# ---------------------------------------------------------------------------
+
+sys.path.insert(0, str(REPO))
+
+from grammars import Registry  # noqa: E402
+from indexer.digest import line_span, line_starts  # noqa: E402
+from indexer.index import RepoIndex  # noqa: E402
+from indexer.terms import terms  # noqa: E402
+from repo_graph.packing import Tokenizer  # noqa: E402
+from repo_graph.protocol.messages import ContextQuery  # noqa: E402
+from repo_graph.provider import RepoProvider  # noqa: E402
+
+
+def tokens_of(data: bytes | str) -> int:
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return math.ceil(len(data) / 4)
+
+
+def run_git(gitdir: Path, *args: str, env=None, check=True) -> str:
+    proc = subprocess.run(["git", f"--git-dir={gitdir}", "-c", "core.quotePath=false", *args],
+                          capture_output=True, env=env)
+    if check and proc.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)}: {proc.stderr.decode(errors='replace').strip()}")
+    return proc.stdout.decode("utf-8", "replace")
+
+
+def git_dir_of(path: str) -> Path:
+    proc = subprocess.run(["git", "-C", path, "rev-parse", "--absolute-git-dir"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"{path}: not a git repository ({proc.stderr.strip()})")
+    return Path(proc.stdout.strip())
+
+
+# ---------------------------------------------------------------------------
+# Cases from history
+# ---------------------------------------------------------------------------
+
+TRAILER = re.compile(r"^\s*[A-Za-z][A-Za-z0-9-]*(-by|-By|-BY)\s*:.*$|^\s*(Co-authored-by|Signed-off-by|Change-Id|"
+                     r"Cc|Closes|Fixes|Resolves|Refs|See-also|Bug|Issue|PR-URL|Release-note)\s*:.*$",
+                     re.IGNORECASE | re.MULTILINE)
+_ISSUE = r"(?:[\w.-]+/[\w.-]+)?#\d+"
+REF_PHRASE = re.compile(  # "Fixes #12, closes #34", "PR #56", "Ref: #7" (the number says nothing)
+    rf"\b(?:PR|Refs?|Fix(?:es|ed)?|Clos(?:es|ed)?|Resolv(?:es|ed)?|See(?: also)?|cf\.?)\s*:?\s*"
+    rf"{_ISSUE}(?:\s*(?:,|and|&)\s*{_ISSUE})*",
+    re.IGNORECASE,
+)
+PR_REF = re.compile(rf"\(\s*{_ISSUE}\s*\)|(?<![\w/])(?:gh-|GH-)?{_ISSUE}\b")
+URL = re.compile(r"https?://\S+")
+AUTOMATED = re.compile(
+    r"^(?:bump\b|build\(deps|chore\(deps|\[pre-commit\.ci\]|pre-commit autoupdate|\[pre-commit|"
+    r"merge\b|auto-?merge|update release notes|update changelog|changelog\b|"
+    r"(?:prepare |start |bump )?(?:release|version)\s*v?\s*\d|v?\d+(?:\.\d+)+\s*$|"
+    r"(?:release|tag)\s+v?\d|(?:🔖\s*)?release version)",
+    re.IGNORECASE,
+)
+BOT_AUTHORS = re.compile(r"\[bot\]|^github-actions|^dependabot|^renovate|^pre-commit-ci", re.IGNORECASE)
+
+
+def clean_message(message: str) -> str:
+    text = TRAILER.sub("", message)
+    text = URL.sub("", text)
+    text = REF_PHRASE.sub("", text)
+    text = PR_REF.sub("", text)
+    lines = [ln.rstrip() if re.search(r"\w", ln) else "" for ln in text.strip().splitlines()]
+    out, blank = [], False
+    for ln in lines:
+        if not ln.strip():
+            blank = bool(out)
+            continue
+        if blank:
+            out.append("")
+        out.append(ln)
+        blank = False
+    return "\n".join(out).strip()
+
+
+def looks_automated(subject: str, author: str) -> bool:
+    if BOT_AUTHORS.search(author):
+        return True
+    bare = re.sub(r"^[^\w\[(]+", "", subject.strip())  # leading emoji and marks (gitmoji)
+    return bool(AUTOMATED.match(bare))
+
+
+def is_doc_path(path: str) -> bool:
+    return any(part.lower() in DOC_DIRS for part in path.split("/")[:-1])
+
+
+@dataclass
+class Case:
+    sha: str
+    parent: str
+    subject: str
+    query: str
+    gold: list[str]
+    changed_source: int
+    anchor: str | None = None
+    dropped_gold: list[str] = field(default_factory=list)
+
+
+def history_cases(gitdir: Path, ref: str, n_cases: int, pool: int, seed: int, max_history: int, registry: Registry):
+    """(cases oldest parent first, how many first-parent commits were scanned, eligible)."""
+    fmt = "%x1e%H%x00%P%x00%an <%ae>%x00%B%x00"
+    log = run_git(gitdir, "log", "--first-parent", "--no-merges", "--no-renames", f"-n{max_history}",
+                  f"--format={fmt}", "--name-status", ref)
+    eligible: list[Case] = []
+    scanned = 0
+    for record in log.split("\x1e")[1:]:
+        scanned += 1
+        parts = record.split("\x00")
+        if len(parts) < 5:
+            continue
+        sha, parents, author, message, status = parts[0], parts[1].split(), parts[2], parts[3], parts[4]
+        if len(parents) != 1:
+            continue
+        subject = message.strip().splitlines()[0] if message.strip() else ""
+        if looks_automated(subject, author):
+            continue
+        query = clean_message(message)
+        if len(re.findall(r"[A-Za-z0-9_]+", query)) < MIN_WORDS:
+            continue
+        changed = []
+        for line in status.strip().splitlines():
+            kind, _, path = line.partition("\t")
+            if path and registry.for_path(path) is not None and not is_doc_path(path):
+                changed.append((kind[:1], path))
+        if not 1 <= len(changed) <= MAX_SOURCE_FILES:
+            continue
+        gold = sorted(p for k, p in changed if k == "M")
+        if not gold:
+            continue
+        eligible.append(Case(sha, parents[0], subject, query, gold, len(changed)))
+        if len(eligible) >= pool:
+            break
+    rng = random.Random(seed)
+    chosen = []
+    if eligible:
+        n = min(n_cases, len(eligible))
+        for i in range(n):
+            lo, hi = i * len(eligible) // n, (i + 1) * len(eligible) // n
+            chosen.append(eligible[rng.randrange(lo, max(hi, lo + 1))])
+    for case in chosen:
+        if len(case.gold) >= 2:
+            case.anchor = random.Random(f"{seed}:{case.sha}").choice(case.gold)
+    chosen.reverse()  # oldest first: each snapshot is a small step from the one before
+    return chosen, scanned, len(eligible)
+
+
+# ---------------------------------------------------------------------------
+# Snapshots, indexed incrementally
+# ---------------------------------------------------------------------------
+
+
+class Snapshots:
+    def __init__(self, gitdir: Path, base: Path):
+        self.gitdir = gitdir
+        self.tree = base / "tree"
+        self.tree.mkdir(parents=True)
+        self.env = {**os.environ, "GIT_INDEX_FILE": str(base / "git-index")}
+        self.index = RepoIndex(self.tree, cache_dir=base / "rg-cache", jobs=1)
+        self.provider = RepoProvider(self.index, Tokenizer().start())
+        self.current: str | None = None
+        self.index_seconds: list[float] = []
+        self.parsed: list[int] = []
+        self.error: str | None = None  # why repo-graph could not index the current snapshot
+
+    def checkout(self, commit: str) -> None:
+        if commit == self.current:
+            return
+        run_git(self.gitdir, f"--work-tree={self.tree}", "read-tree", "-u", "--reset", commit, env=self.env)
+        self.current = commit
+        started = time.perf_counter()
+        try:
+            summary = self.index.refresh()
+            self.error = None
+        except Exception as exc:  # measured, not hidden: the case is skipped and the output says why
+            self.error = f"{type(exc).__name__}: {exc}"
+            return
+        self.index_seconds.append(time.perf_counter() - started)
+        self.parsed.append(summary.parsed)
+
+    def files(self) -> list[str]:
+        return sorted(self.index.store.indexed_files())
+
+    def close(self) -> None:
+        self.index.close()
+
+
+# ---------------------------------------------------------------------------
+# BM25 baselines
+# ---------------------------------------------------------------------------
+
+
+class BM25:
+    def __init__(self, docs: list[tuple[object, Counter]]):
+        self.keys = [k for k, _ in docs]
+        self.lengths = [sum(c.values()) for _, c in docs]
+        self.n = len(docs)
+        self.avg = (sum(self.lengths) / self.n) if self.n else 1.0
+        self.postings: dict[str, list[tuple[int, int]]] = {}
+        for i, (_, c) in enumerate(docs):
+            for term, tf in c.items():
+                self.postings.setdefault(term, []).append((i, tf))
+
+    def rank(self, text: str) -> list[object]:
+        scores: dict[int, float] = {}
+        for term in dict.fromkeys(terms(text)):
+            rows = self.postings.get(term)
+            if not rows:
+                continue
+            idf = math.log(1 + (self.n - len(rows) + 0.5) / (len(rows) + 0.5))
+            for i, tf in rows:
+                norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * self.lengths[i] / (self.avg or 1.0)))
+                scores[i] = scores.get(i, 0.0) + idf * norm
+        order = sorted(scores, key=lambda i: (-scores[i], i))
+        return [self.keys[i] for i in order]
+
+
+class Corpora:
+    """Whole files and symbol bodies of the current snapshot, term counts cached by
+    (path, size, mtime) so a new snapshot only re-reads what changed."""
+
+    def __init__(self, snaps: Snapshots):
+        self.snaps = snaps
+        self.file_cache: dict[str, tuple[tuple, bytes, Counter]] = {}
+        self.sym_cache: dict[tuple, Counter] = {}
+        self.generation = None
+        self.files: BM25 | None = None
+        self.symbols: BM25 | None = None
+        self.file_tokens: dict[str, int] = {}
+        self.sym_info: dict[str, tuple[str, int]] = {}  # symbol id -> (path, tokens)
+
+    def _file(self, path: str):
+        full = self.snaps.tree / path
+        st = full.stat()
+        stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+        hit = self.file_cache.get(path)
+        if hit is None or hit[0] != stamp:
+            data = full.read_bytes()
+            hit = (stamp, data, Counter(terms(data.decode("utf-8", "replace"))))
+            self.file_cache[path] = hit
+        return hit
+
+    def refresh(self, files: list[str], need_files: bool, need_symbols: bool) -> None:
+        key = self.snaps.current
+        if key == self.generation:
+            return
+        self.generation = key
+        live = set(files)
+        for gone in [p for p in self.file_cache if p not in live]:
+            del self.file_cache[gone]
+        docs = []
+        self.file_tokens = {}
+        for path in files:
+            stamp, data, counts = self._file(path)
+            docs.append((path, counts))
+            self.file_tokens[path] = tokens_of(data)
+        self.files = BM25(docs) if need_files else None
+        if not need_symbols:
+            return
+        store = self.snaps.index.store
+        with store.lock:
+            rows = store.db.execute(
+                "SELECT id, path, start_line, end_line FROM nodes WHERE kind='symbol' ORDER BY path, start_line, id"
+            ).fetchall()
+        sym_docs, self.sym_info, used = [], {}, set()
+        starts_of: dict[str, list[int]] = {}
+        for node_id, path, first, last in rows:
+            if path not in live:
+                continue
+            stamp, data, _ = self._file(path)
+            ck = (path, stamp, first, last)
+            if path not in starts_of:
+                starts_of[path] = line_starts(data)
+            starts = starts_of[path]
+            if first < 1 or last > len(starts):
+                continue
+            span = line_span(data, starts, first, last)
+            counts = self.sym_cache.get(ck)
+            if counts is None:
+                counts = Counter(terms(span.decode("utf-8", "replace")))
+                self.sym_cache[ck] = counts
+            used.add(ck)
+            sym_docs.append((node_id, counts))
+            self.sym_info[node_id] = (path, tokens_of(span))
+        self.sym_cache = {k: v for k, v in self.sym_cache.items() if k in used}
+        self.symbols = BM25(sym_docs)
+
+
+# ---------------------------------------------------------------------------
+# The systems: each returns (ranked items as paths, packed items as (path, tokens))
+# ---------------------------------------------------------------------------
+
+
+def pack_greedy(items, budget: int, skip: str | None):
+    used, out = 0, []
+    for path, tokens in items:
+        if path == skip:
+            continue
+        if used + tokens <= budget:
+            out.append((path, tokens))
+            used += tokens
+    return out
+
+
+def frame_path(frame) -> str:
+    return frame.id.partition("#")[0]
+
+
+def run_repo_graph(snaps: Snapshots, case: Case, anchor: str | None):
+    anchors = (anchor,) if anchor else ()
+    big = snaps.provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=RANK_FRAMES,
+                                            max_tokens=RANK_TOKENS, anchors=anchors))
+    small = snaps.provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=BUDGET_FRAMES,
+                                              max_tokens=BUDGET, anchors=anchors))
+    ranked = [frame_path(f) for f in big.frames]
+    packed = [(frame_path(f), tokens_of(f.content)) for f in small.frames]
+    return ranked, packed
+
+
+def run_bm25_files(corpora: Corpora, case: Case, anchor: str | None):
+    ranked = corpora.files.rank(case.query)
+    packed = pack_greedy(((p, corpora.file_tokens[p]) for p in ranked), BUDGET, anchor)
+    return ranked, packed
+
+
+def run_bm25_symbols(corpora: Corpora, case: Case, anchor: str | None):
+    ranked_ids = corpora.symbols.rank(case.query)
+    ranked = [corpora.sym_info[i][0] for i in ranked_ids]
+    packed = pack_greedy((corpora.sym_info[i] for i in ranked_ids), BUDGET, anchor)
+    return ranked, packed
+
+
+class Aider:
+    """The aider child process; `reason` says why it is not running."""
+
+    def __init__(self, python: str | None):
+        self.reason = None
+        self.proc = None
+        self.version = None
+        self.network_attempts: list[str] = []
+        python = python or os.environ.get("AIDER_PYTHON")
+        if not python:
+            try:
+                import aider  # noqa: F401
+
+                python = sys.executable
+            except ImportError:
+                python = str(DEFAULT_AIDER_VENV) if DEFAULT_AIDER_VENV.exists() else None
+        if not python:
+            self.reason = ("aider-chat is not installed (install it in its own venv, e.g. "
+                           "`python -m venv /tmp/aider-venv && /tmp/aider-venv/bin/pip install aider-chat`, "
+                           "or pass --aider-python)")
+            return
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI", "ANTHROPIC", "AIDER_"))}
+        env.update(AIDER_CHECK_UPDATE="false", AIDER_ANALYTICS="false", LITELLM_LOCAL_MODEL_COST_MAP="True",
+                   HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", PYTHONNOUSERSITE="1",
+                   PYTHONHASHSEED="0",  # aider iterates sets of identifiers: fix the order, fix the ranks
+                   NO_PROXY="*", no_proxy="*")
+        self.log = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([python, str(Path(__file__).resolve()), "--aider-worker"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.log, text=True, env=env, bufsize=1)
+        hello = self.proc.stdout.readline()
+        try:
+            hello = json.loads(hello)
+        except ValueError:
+            hello = {"ready": False, "error": f"the aider child said {hello!r} ({self._log_tail()})"}
+        if not hello.get("ready"):
+            self.reason = hello.get("error", "no answer")
+            self.close()
+        else:
+            self.version = hello.get("version")
+
+    def _log_tail(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-400:].strip()
+
+    def run(self, root: Path, cache: Path, files: list[str], case: Case, anchor: str | None):
+        if self.proc is None:
+            raise RuntimeError(self.reason)
+        req = {"root": str(root), "cache": str(cache), "files": files, "chat": anchor, "text": case.query,
+               "budget": BUDGET}
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            self.reason = f"the aider child exited ({self._log_tail()})"
+            self.close()
+            raise RuntimeError(self.reason)
+        answer = json.loads(line)
+        self.network_attempts = answer.get("network_attempts", [])
+        if "error" in answer:
+            raise RuntimeError(answer["error"])
+        return answer["ranked"], split_map(answer["map"], set(files))
+
+    def close(self):
+        if self.proc is not None:
+            try:
+                self.proc.stdin.close()
+                self.proc.wait(10)
+            except Exception:
+                self.proc.kill()
+            self.proc = None
+
+
+def split_map(text: str, files: set[str]) -> list[tuple[str, int]]:
+    """aider's map text, per file: a line `path:` or `path` opens a file's part."""
+    parts: list[tuple[str | None, list[str]]] = [(None, [])]
+    for line in text.splitlines(keepends=True):
+        name = line.rstrip("\n")
+        name = name[:-1] if name.endswith(":") else name
+        if name in files:
+            parts.append((name, [line]))
+        else:
+            parts[-1][1].append(line)
+    return [(p if p is not None else "(map preamble)", tokens_of("".join(lines))) for p, lines in parts
+            if p is not None or "".join(lines).strip()]
+
+
+# ---------------------------------------------------------------------------
+# Metrics
+# ---------------------------------------------------------------------------
+
+
+def score(ranked: list[str], packed: list[tuple[str, int]], gold: set[str], anchor: str | None) -> dict:
+    files = [f for f in dict.fromkeys(ranked) if f != anchor]
+    first = next((i + 1 for i, f in enumerate(files) if f in gold), None)
+    anchor_tokens = sum(t for p, t in packed if p == anchor)
+    packed = [(p, t) for p, t in packed if p != anchor]
+    total = sum(t for _, t in packed)
+    from_gold = sum(t for p, t in packed if p in gold)
+    return {
+        "r5": len(gold & set(files[:5])) / len(gold),
+        "r10": len(gold & set(files[:10])) / len(gold),
+        "rr": 1.0 / first if first else 0.0,
+        "precision": from_gold / total if total else 0.0,
+        "tokens": total,
+        "anchor_tokens": anchor_tokens,  # spent on the open file itself, not counted above
+        "first_gold_rank": first,
+        "top5": files[:5],
+    }
+
+
+def mean(values) -> float:
+    values = list(values)
+    return sum(values) / len(values) if values else float("nan")
+
+
+# ---------------------------------------------------------------------------
+# One repository
+# ---------------------------------------------------------------------------
+
+
+def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log) -> dict:
+    started = time.perf_counter()
+    gitdir = git_dir_of(path)
+    head = run_git(gitdir, "rev-parse", args.ref).strip()
+    registry = Registry()
+    cases, scanned, eligible = history_cases(gitdir, args.ref, args.cases, args.pool or 4 * args.cases, args.seed,
+                                             args.max_history, registry)
+    name = Path(path.rstrip("/")).name
+    if name in ("repo", ".git") or name.endswith(".git"):
+        name = Path(path.rstrip("/")).parent.name if name in ("repo", ".git") else name[:-4]
+    report = {"repository": path, "name": name, "head": head, "scanned_commits": scanned,
+              "eligible_commits": eligible, "systems": systems, "cases": [], "not_run": {},
+              "index_failures": []}
+    log(f"{name}: {len(cases)} cases from {eligible} eligible commits in {scanned} first-parent commits")
+    base = Path(tempfile.mkdtemp(prefix="rg-quality-", dir=args.tmp))
+    snaps = Snapshots(gitdir, base)
+    corpora = Corpora(snaps)
+    seconds = {s: 0.0 for s in systems}
+    try:
+        for n, case in enumerate(cases, 1):
+            snaps.checkout(case.parent)
+            if snaps.error:
+                report["index_failures"].append({"sha": case.sha, "parent": case.parent, "error": snaps.error})
+                log(f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: repo-graph failed to index the parent: "
+                    f"{snaps.error}")
+                continue
+            files = snaps.files()
+            indexed = set(files)
+            case.dropped_gold = [g for g in case.gold if g not in indexed]
+            case.gold = [g for g in case.gold if g in indexed]
+            if case.anchor is not None and (case.anchor not in indexed or len(case.gold) < 2):
+                case.anchor = None
+            if not case.gold:
+                log(f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: no gold file is indexed")
+                continue
+            corpora.refresh(files, "bm25-files" in systems, "bm25-symbols" in systems)
+            tasks = [("unanchored", None)] + ([("anchored", case.anchor)] if case.anchor else [])
+            row = {**asdict(case), "results": {}}
+            for system in systems:
+                if system in report["not_run"]:
+                    continue
+                for task, anchor in tasks:
+                    gold = set(case.gold) - ({anchor} if anchor else set())
+                    t0 = time.perf_counter()
+                    try:
+                        if system == "repo-graph":
+                            ranked, packed = run_repo_graph(snaps, case, anchor)
+                        elif system == "bm25-files":
+                            ranked, packed = run_bm25_files(corpora, case, anchor)
+                        elif system == "bm25-symbols":
+                            ranked, packed = run_bm25_symbols(corpora, case, anchor)
+                        else:
+                            ranked, packed = aider.run(snaps.tree, base / "aider-tags", files, case, anchor)
+                    except Exception as exc:
+                        if system == "aider":
+                            report["not_run"]["aider"] = str(exc) or repr(exc)
+                            log(f"  aider: not run ({report['not_run']['aider']})")
+                            break
+                        raise
+                    seconds[system] += time.perf_counter() - t0
+                    row["results"].setdefault(system, {})[task] = score(ranked, packed, gold, anchor)
+            report["cases"].append(row)
+            rg = row["results"].get("repo-graph", {}).get("unanchored")
+            log(f"  [{n}/{len(cases)}] {case.sha[:10]} gold={len(case.gold)} "
+                f"index {snaps.index_seconds[-1] if snaps.index_seconds else 0:.1f}s "
+                + (f"repo-graph rank={rg['first_gold_rank']}" if rg else "") + f"  {case.subject[:60]}")
+    finally:
+        snaps.close()
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+    if aider is not None and "aider" in systems:
+        report["aider_version"] = aider.version
+        report["aider_network_attempts"] = aider.network_attempts
+    report["summary"] = summarise(report, systems)
+    report["seconds"] = {
+        "wall": round(time.perf_counter() - started, 1),
+        "index_first": round(snaps.index_seconds[0], 1) if snaps.index_seconds else None,
+        "index_incremental_mean": round(mean(snaps.index_seconds[1:]), 2) if len(snaps.index_seconds) > 1 else None,
+        "snapshots": len(snaps.index_seconds),
+        "systems": {s: round(v, 1) for s, v in seconds.items()},
+    }
+    return report
+
+
+def summarise(report: dict, systems: list[str]) -> list[dict]:
+    rows = []
+    for system in systems:
+        if system in report["not_run"] and not any(system in c["results"] for c in report["cases"]):
+            continue
+        for task in ("unanchored", "anchored"):
+            got = [c["results"][system][task] for c in report["cases"]
+                   if task in c["results"].get(system, {})]
+            if not got:
+                continue
+            rows.append({"system": system, "task": task, "cases": len(got),
+                         "r5": mean(g["r5"] for g in got), "r10": mean(g["r10"] for g in got),
+                         "mrr": mean(g["rr"] for g in got), "precision": mean(g["precision"] for g in got),
+                         "tokens": mean(g["tokens"] for g in got),
+                         "anchor_tokens": mean(g["anchor_tokens"] for g in got)})
+    return rows
+
+
+def render(report: dict) -> str:
+    s = report["seconds"]
+    lines = [
+        f"### {report['name']} ({report['head'][:10]})",
+        "",
+        f"{len(report['cases'])} cases ({sum(1 for c in report['cases'] if c['anchor'])} anchored) from "
+        f"{report['eligible_commits']} eligible of {report['scanned_commits']} first-parent commits; "
+        f"wall {s['wall']:.0f}s (first index {s['index_first']}s, {s['snapshots']} snapshots, "
+        f"incremental refresh mean {s['index_incremental_mean']}s; systems "
+        + ", ".join(f"{k} {v:.0f}s" for k, v in s["systems"].items()) + ")",
+        "",
+        "| system | task | cases | R@5 | R@10 | MRR | budget precision | tokens |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in report["summary"]:
+        lines.append(f"| {r['system']} | {r['task']} | {r['cases']} | {r['r5']:.3f} | {r['r10']:.3f} | "
+                     f"{r['mrr']:.3f} | {r['precision']:.3f} | {r['tokens']:.0f} |")
+    for r in report["summary"]:
+        if r["task"] == "anchored" and r["anchor_tokens"] >= 1:
+            lines.append("")
+            lines.append(f"{r['system']} anchored: besides the tokens above, a mean {r['anchor_tokens']:.0f} of its "
+                         f"{BUDGET} went to the open (anchor) file itself, not counted.")
+    failures = report.get("index_failures") or []
+    if failures:
+        errors = Counter(f["error"] for f in failures)
+        lines.append("")
+        lines.append(f"{len(failures)} of {len(failures) + len(report['cases'])} cases skipped for every system: "
+                     "repo-graph failed to index their parent snapshot ("
+                     + "; ".join(f"{n}x {e}" for e, n in errors.items()) + ")")
+    for system, reason in report["not_run"].items():
+        lines.append("")
+        lines.append(f"{system}: not run ({reason})")
+    if report.get("aider_version") and "aider" not in report["not_run"]:
+        attempts = report.get("aider_network_attempts") or []
+        lines.append("")
+        lines.append(f"aider-chat {report['aider_version']}, offline; network attempts blocked: {len(attempts)}")
+    return "\n".join(lines)
+
+
+def measured_code() -> str:
+    """Which repo-graph this run measures: the commit of the tree this file sits in."""
+    proc = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return f"{REPO} (not a git checkout)"
+    dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    return f"{REPO} at {proc.stdout.strip()}" + (" with uncommitted changes" if dirty else "")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("repos", nargs="+", metavar="REPO", help="a git repository (work tree or bare)")
+    parser.add_argument("--cases", type=int, default=40, help="cases per repository (default 40)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pool", type=int, default=0,
+                        help="draw cases from the newest N eligible commits (default 4 x --cases)")
+    parser.add_argument("--max-history", type=int, default=5000,
+                        help="scan at most this many first-parent commits (default 5000)")
+    parser.add_argument("--ref", default="HEAD")
+    parser.add_argument("--systems", default=",".join(ALL_SYSTEMS),
+                        help=f"comma-separated, from {','.join(ALL_SYSTEMS)}")
+    parser.add_argument("--aider-python", help="the python of an environment with aider-chat")
+    parser.add_argument("--tmp", help="where the temporary work trees and caches go (default: $TMPDIR)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary work trees and caches")
+    parser.add_argument("--json", action="store_true", help="print the results, per case too, as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--save", metavar="FILE", help="also write the JSON results to FILE")
+    args = parser.parse_args(argv)
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    unknown = [s for s in systems if s not in ALL_SYSTEMS]
+    if unknown:
+        parser.error(f"unknown systems {unknown}; choose from {list(ALL_SYSTEMS)}")
+
+    def log(msg):
+        if not args.quiet:
+            sys.stderr.write(msg + "\n")
+            sys.stderr.flush()
+
+    command = "python benchmarks/quality.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    aider = Aider(args.aider_python) if "aider" in systems else None
+    if aider is not None and aider.reason:
+        log(f"aider: not run ({aider.reason})")
+    reports = []
+    try:
+        for path in args.repos:
+            report = evaluate_repo(path, args, systems, aider, log)
+            if aider is not None and aider.reason and "aider" not in report["not_run"]:
+                report["not_run"]["aider"] = aider.reason
+            reports.append(report)
+            if not args.json:
+                print(render(report) + "\n", flush=True)
+    finally:
+        if aider is not None:
+            aider.close()
+    results = {"command": command, "measured": measured_code(), "budget": BUDGET, "repositories": reports}
+    if args.save:
+        Path(args.save).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(results, indent=1))
+    else:
+        print(f"command: {command}\nmeasured: {results['measured']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
