@@ -13,7 +13,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from grammars import Registry
 
@@ -79,7 +79,8 @@ class RepoIndex:
         self.ready = threading.Event()
         self.generation = 0  # bumps on every committed change; caches key on it
         self._touched_paths: set[str] = set()  # changed since the last resolution
-        self._touched_names: set[str] = set()
+        self._old_ids: dict[str, set[str]] = {}
+        self._new_ids: dict[str, set[str]] = {}
 
     # -- loading ------------------------------------------------------------
     def load(self) -> bool:
@@ -109,8 +110,7 @@ class RepoIndex:
             # table is the cheap way to know; deleting by path without rows is not.
             present = old is not None or self.store.file_state(walked.path) is not None
             removed = self.store.delete_file(walked.path) if present else []
-            self._touch(walked.path, removed)
-            self._touch(walked.path, [n.id for n in record.nodes])
+            self._touch(walked.path, removed, [n.id for n in record.nodes])
             batch.append((self._state(walked, record, old), record.nodes, record.edges, record.postings,
                           record.refs, record.imports, "\n".join(record.warnings)))
             for warning in record.warnings:
@@ -121,12 +121,13 @@ class RepoIndex:
         removed = self.store.delete_file(path)
         self._touch(path, removed)
 
-    def _touch(self, path: str, node_ids) -> None:
-        self._touched_paths.add(path)
-        for node_id in node_ids:
-            fragment = node_id.partition("#")[2]
-            if fragment:
-                self._touched_names.add(fragment.rsplit(".", 1)[-1].split("~")[0])
+    def _touch(self, path: str, old_ids, new_ids=()) -> None:
+        """Remember what a change did to a file, for _resolve: the ids it had before
+        the first change since the last resolution, and the ids it has now."""
+        if path not in self._touched_paths:
+            self._touched_paths.add(path)
+            self._old_ids[path] = set(old_ids)
+        self._new_ids[path] = set(new_ids)
 
     def _update_prior(self) -> None:
         """The structural prior (PageRank) of every node, after a refresh changed the graph."""
@@ -140,6 +141,37 @@ class RepoIndex:
                 self.store.rollback()
                 raise
 
+    def _reach(self, changed: set[str], resolver: Resolver) -> set[str]:
+        """Files whose links a change can alter. A body edit that keeps every name
+        reaches no one; a removed symbol reaches whoever linked to it; a name that
+        came or went reaches the files that use it through an import of the changed
+        file or, failing that, while the name is rare repository-wide (`get` or
+        `__init__` changing in one file re-resolves no one else); a new file reaches
+        the files whose imports may now find it."""
+        gone, delta_names, new_files = set(), set(), []
+        for path in changed:
+            old, new = self._old_ids.get(path, set()), self._new_ids.get(path, set())
+            gone |= old - new
+            for node_id in old ^ new:
+                fragment = node_id.partition("#")[2]
+                if fragment:
+                    delta_names.add(fragment.rsplit(".", 1)[-1].split("~")[0])
+            if path in old and path not in new:
+                gone.add(path)
+            if path in new and path not in old:
+                new_files.append(path)
+        reach = self.store.owners_of_links_to(gone)
+        if delta_names:
+            using = self.store.paths_referring_to(delta_names)
+            reach |= using & self.store.importers_of(changed)
+            reach |= self.store.paths_referring_to(self.store.rare_names(delta_names, MAX_GLOBAL_MATCHES + 1))
+        for path in new_files:
+            reach |= self.store.paths_importing_like(PurePosixPath(path).stem)
+        if gone & changed or new_files:  # a README documents its directory's file list
+            dirs = {posixpath.dirname(c) for c in changed}
+            reach |= {p for p in resolver.files if PurePosixPath(p).stem.lower() == "readme" and posixpath.dirname(p) in dirs}
+        return reach
+
     def _resolve(self) -> None:
         """Re-resolve the links of changed files and of every file whose links may
         point into them or whose names they may now define."""
@@ -151,15 +183,9 @@ class RepoIndex:
             if len(changed) > FULL_RESOLVE_SHARE * max(len(resolver.files), 1):
                 affected = set(resolver.files) | changed
             else:
-                affected = set(changed) | self.store.paths_linking_into(changed)
-                # A use elsewhere resolves to a changed name through an import (found
-                # above) or, failing that, only while the name is rare repository-wide;
-                # `get` or `__init__` changing in one file re-resolves no one else.
-                rare = self.store.rare_names(self._touched_names, MAX_GLOBAL_MATCHES + 1)
-                affected |= self.store.paths_referring_to(rare)
-                affected |= {p for p in resolver.files if posixpath.basename(p).lower().startswith("readme")
-                             and posixpath.dirname(p) in {posixpath.dirname(c) for c in changed}}
+                affected = set(changed) | self._reach(changed, resolver)
             links = resolver.links_for(affected)
+            self._old_ids, self._new_ids = {}, {}
             self.store.begin()
             try:
                 self.store.replace_links(affected, links)
@@ -169,7 +195,6 @@ class RepoIndex:
                 self.store.rollback()
                 raise
             self._touched_paths = set()
-            self._touched_names = set()
 
     def _read(self, walked: WalkedFile) -> bytes | None:
         try:

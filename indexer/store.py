@@ -399,17 +399,19 @@ class Store:
                                names))
         return {n for n in names if counts.get(n, 0) <= at_most}
 
+    def owners_of_links_to(self, ids) -> set[str]:
+        return {r[0] for r in self._in("SELECT DISTINCT path FROM links WHERE dst IN ({})", ids)}
+
+    def importers_of(self, paths) -> set[str]:
+        return {r[0] for r in self._in("SELECT DISTINCT path FROM links WHERE rel='code.imports' AND dst IN ({})", paths)}
+
+    def paths_importing_like(self, stem: str) -> set[str]:
+        """Files with an import whose text mentions `stem` (it may resolve to a new file)."""
+        with self.lock:
+            return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM imports WHERE instr(target, ?) > 0", (stem,))}
+
     def paths_referring_to(self, names) -> set[str]:
         return {r[0] for r in self._in("SELECT DISTINCT path FROM refs WHERE name IN ({})", names)}
-
-    def paths_linking_into(self, paths) -> set[str]:
-        """Files with a resolved link into any of `paths` (their importers, callers)."""
-        out = set()
-        for p in paths:
-            with self.lock:
-                out.update(r[0] for r in self.db.execute(
-                    "SELECT DISTINCT path FROM links WHERE dst = ? OR (dst >= ? AND dst < ?)", (p, p + "#", p + "$")))
-        return out
 
     def replace_links(self, paths, links) -> None:
         """Links owned by `paths` become `links` [(path, src, dst, rel)]. Inside begin()/commit()."""
