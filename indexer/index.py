@@ -141,7 +141,7 @@ class RepoIndex:
                 self.store.rollback()
                 raise
 
-    def _reach(self, changed: set[str], resolver: Resolver) -> set[str]:
+    def _reach(self, changed: set[str], old_ids, new_ids, resolver: Resolver) -> set[str]:
         """Files whose links a change can alter. A body edit that keeps every name
         reaches no one; a removed symbol reaches whoever linked to it; a name that
         came or went reaches the files that use it through an import of the changed
@@ -150,7 +150,7 @@ class RepoIndex:
         the files whose imports may now find it."""
         gone, delta_names, new_files = set(), set(), []
         for path in changed:
-            old, new = self._old_ids.get(path, set()), self._new_ids.get(path, set())
+            old, new = old_ids.get(path, set()), new_ids.get(path, set())
             gone |= old - new
             for node_id in old ^ new:
                 fragment = node_id.partition("#")[2]
@@ -173,19 +173,22 @@ class RepoIndex:
         return reach
 
     def _resolve(self) -> None:
-        """Re-resolve the links of changed files and of every file whose links may
-        point into them or whose names they may now define."""
-        if not self._touched_paths:
-            return
+        """Re-resolve the links of changed files and of every file their change can
+        reach. The links are worked out without holding the lock (reads only; queries
+        go on meanwhile) and written in one transaction."""
         with self.lock:
-            resolver = Resolver(self.store, self.registry)
-            changed = self._touched_paths
-            if len(changed) > FULL_RESOLVE_SHARE * max(len(resolver.files), 1):
-                affected = set(resolver.files) | changed
-            else:
-                affected = set(changed) | self._reach(changed, resolver)
-            links = resolver.links_for(affected)
+            if not self._touched_paths:
+                return
+            changed, self._touched_paths = self._touched_paths, set()
+            old_ids, new_ids = self._old_ids, self._new_ids
             self._old_ids, self._new_ids = {}, {}
+        resolver = Resolver(self.store, self.registry)
+        if len(changed) > FULL_RESOLVE_SHARE * max(len(resolver.files), 1):
+            affected = set(resolver.files) | changed
+        else:
+            affected = set(changed) | self._reach(changed, old_ids, new_ids, resolver)
+        links = resolver.links_for(affected)
+        with self.lock:
             self.store.begin()
             try:
                 self.store.replace_links(affected, links)
@@ -194,7 +197,6 @@ class RepoIndex:
             except BaseException:
                 self.store.rollback()
                 raise
-            self._touched_paths = set()
 
     def _read(self, walked: WalkedFile) -> bytes | None:
         try:
