@@ -3,14 +3,17 @@ read from the store's indexed edge tables.
 
 Nothing is loaded into memory up front, so a provider is ready as soon as the
 database is open and memory does not grow with the number of edges (the Linux
-kernel has millions). networkx is used where a whole-graph algorithm runs:
-`prior()` computes PageRank over the stored edges when the index changes.
+kernel has millions). The one whole-graph computation, the PageRank prior, runs on
+compact scipy arrays when the index changes.
 """
 
 from __future__ import annotations
 
 import math
 
+PAGERANK_DAMPING = 0.85
+PAGERANK_ITERATIONS = 60
+PAGERANK_TOLERANCE = 1e-9
 MAX_FRONTIER = 2000  # a hop expansion stops growing past this many nodes (a huge file, a hub)
 _EDGES = "SELECT {a}, rel FROM edges WHERE {b} IN ({q}) UNION ALL SELECT {a}, rel FROM links WHERE {b} IN ({q})"
 
@@ -63,22 +66,41 @@ class CodeGraph:
 
     def prior(self) -> dict[str, float]:
         """PageRank over code.calls, code.references, code.imports and doc.documents
-        (like a repository map: what much else leans on ranks high), scaled to [0, 1]."""
-        with self.store.lock:
-            links = self.store.db.execute(
-                "SELECT src, dst FROM links WHERE rel IN ('code.calls','code.references','code.imports','doc.documents')"
-            ).fetchall()
-        if not links:
-            return {}
-        import networkx as nx  # here, not at the top: serving never needs it, start-up stays fast
+        (like a repository map: what much else leans on ranks high), scaled to [0, 1].
+        Nodes become integers and edges two compact arrays; scipy does the iteration,
+        so millions of links (the kernel) cost megabytes, not Python objects."""
+        import numpy as np
+        from scipy import sparse
 
-        g = nx.DiGraph()
-        g.add_edges_from(links)
-        try:
-            rank = nx.pagerank(g, alpha=0.85, max_iter=60, tol=1e-6)
-        except nx.PowerIterationFailedConvergence:
-            rank = {n: g.in_degree(n) + 1.0 for n in g}
-        top = max(rank.values())
-        floor = min(rank.values())
+        index: dict[str, int] = {}
+        src: list[int] = []
+        dst: list[int] = []
+        with self.store.lock:
+            rows = self.store.db.execute(
+                "SELECT src, dst FROM links WHERE rel IN ('code.calls','code.references','code.imports','doc.documents')"
+            )
+            for a, b in rows:
+                src.append(index.setdefault(a, len(index)))
+                dst.append(index.setdefault(b, len(index)))
+        n = len(index)
+        if n == 0:
+            return {}
+        s = np.asarray(src, dtype=np.int32)
+        d = np.asarray(dst, dtype=np.int32)
+        del src, dst
+        weights = np.ones(len(s), dtype=np.float64)
+        matrix = sparse.csr_matrix((weights, (s, d)), shape=(n, n))
+        out_degree = np.asarray(matrix.sum(axis=1)).ravel()
+        dangling = out_degree == 0
+        out_degree[dangling] = 1.0
+        transition = sparse.diags(1.0 / out_degree) @ matrix  # row-stochastic over real edges
+        rank = np.full(n, 1.0 / n)
+        for _ in range(PAGERANK_ITERATIONS):
+            previous = rank
+            rank = PAGERANK_DAMPING * (transition.T @ rank + rank[dangling].sum() / n) + (1 - PAGERANK_DAMPING) / n
+            if np.abs(rank - previous).sum() < PAGERANK_TOLERANCE * n:
+                break
+        floor, top = rank.min(), rank.max()
         span = math.log(top / floor) if top > floor else 1.0
-        return {n: math.log(r / floor) / span for n, r in rank.items()}
+        scaled = np.log(rank / floor) / span if top > floor else np.zeros(n)
+        return {node: float(scaled[i]) for node, i in index.items()}

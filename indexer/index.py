@@ -31,6 +31,7 @@ BATCH_SECONDS = 1.0
 BULK_FILES = 500  # a first index this large loads rows first and builds lookup indexes after
 PARALLEL_MIN_BYTES = 4 << 20  # below this, starting worker processes costs more than it saves
 FULL_RESOLVE_SHARE = 0.2
+TRACK_IDS_FILES = 2000  # changes to more files than this resolve everything again
 PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed  # past this share of files changed, re-resolve everything
 
 
@@ -123,7 +124,14 @@ class RepoIndex:
 
     def _touch(self, path: str, old_ids, new_ids=()) -> None:
         """Remember what a change did to a file, for _resolve: the ids it had before
-        the first change since the last resolution, and the ids it has now."""
+        the first change since the last resolution, and the ids it has now. Past
+        TRACK_IDS_FILES changed files the resolution will be a full one anyway: stop
+        keeping ids (a first index of the kernel would hold millions)."""
+        if len(self._touched_paths) >= TRACK_IDS_FILES:
+            self._old_ids.clear()
+            self._new_ids.clear()
+            self._touched_paths.add(path)
+            return
         if path not in self._touched_paths:
             self._touched_paths.add(path)
             self._old_ids[path] = set(old_ids)
@@ -183,20 +191,20 @@ class RepoIndex:
             old_ids, new_ids = self._old_ids, self._new_ids
             self._old_ids, self._new_ids = {}, {}
         resolver = Resolver(self.store, self.registry)
-        if len(changed) > FULL_RESOLVE_SHARE * max(len(resolver.files), 1):
+        if len(changed) >= TRACK_IDS_FILES or len(changed) > FULL_RESOLVE_SHARE * max(len(resolver.files), 1):
             affected = set(resolver.files) | changed
         else:
             affected = set(changed) | self._reach(changed, old_ids, new_ids, resolver)
-        links = resolver.links_for(affected)
-        with self.lock:
-            self.store.begin()
-            try:
-                self.store.replace_links(affected, links)
-                self.generation += 1
-                self.store.commit()
-            except BaseException:
-                self.store.rollback()
-                raise
+        for paths, links in resolver.links_in_chunks(affected):
+            with self.lock:
+                self.store.begin()
+                try:
+                    self.store.replace_links(paths, links)
+                    self.generation += 1
+                    self.store.commit()
+                except BaseException:
+                    self.store.rollback()
+                    raise
 
     def _read(self, walked: WalkedFile) -> bytes | None:
         try:

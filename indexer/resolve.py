@@ -210,6 +210,13 @@ class Resolver:
         return [posixpath.dirname(path) or "."]
 
     # -- one file ---------------------------------------------------------------
+    def links_in_chunks(self, paths, chunk: int = 500):
+        """links_for, a few hundred files at a time: memory stays bounded by the
+        chunk (the kernel has millions of uses), not by the repository."""
+        paths = sorted(paths)
+        for i in range(0, len(paths), chunk):
+            yield paths[i : i + chunk], self.links_for(paths[i : i + chunk])
+
     def links_for(self, paths) -> list[tuple[str, str, str, str]]:
         """Every link owned by `paths`, as (owner path, src, dst, rel)."""
         paths = [p for p in paths if p in self.files]
