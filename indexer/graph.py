@@ -64,6 +64,33 @@ class CodeGraph:
             frontier = nxt
         return dist
 
+    def neighbourhood(self, seeds: dict[str, float], around: dict[str, int]) -> dict[str, float]:
+        """Personalized PageRank (networkx) over the subgraph of `around` (nodes a few
+        hops from the anchors), restarting at `seeds` with their weights: how much of
+        the anchors' attention reaches each node along imports, calls, containment and
+        docs, either way. Scaled so the best non-seed node is 1."""
+        import networkx as nx
+
+        nodes = set(around) | set(seeds)
+        if len(nodes) < 2:
+            return {}
+        g = nx.Graph()
+        g.add_nodes_from(nodes)
+        ids = list(nodes)
+        g.add_edges_from((a, b) for a, b, _ in self._query(ids, outgoing=True) if b in nodes and a != b)
+        if g.number_of_edges() == 0:
+            return {}
+        personal = {n: w for n, w in seeds.items() if n in g and w > 0}
+        if not personal:
+            return {}
+        try:
+            rank = nx.pagerank(g, alpha=0.85, personalization=personal, max_iter=50, tol=1e-6)
+        except nx.PowerIterationFailedConvergence:
+            return {}
+        others = [r for n, r in rank.items() if n not in seeds]
+        best = max(others) if others else 0.0
+        return {n: r / best for n, r in rank.items() if n not in seeds} if best > 0 else {}
+
     def prior(self) -> dict[str, float]:
         """PageRank over code.calls, code.references, code.imports and doc.documents
         (like a repository map: what much else leans on ranks high), scaled to [0, 1].

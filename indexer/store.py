@@ -381,6 +381,9 @@ class Store:
                 "SELECT path FROM files WHERE status='ok' AND path LIKE ? ESCAPE '\\'",
                 ("%" + stem.replace("%", "\\%").replace("_", "\\_") + "%",))]
 
+    def ids_of_rowids(self, rowids) -> dict[int, str]:
+        return dict(self._in("SELECT rowid, id FROM nodes WHERE rowid IN ({})", rowids))
+
     def children(self, node_id: str) -> list[NodeRow]:
         return [n for _, n in self._nodes("WHERE parent=? ORDER BY start_line", (node_id,))]
 

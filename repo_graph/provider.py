@@ -15,7 +15,7 @@ from .packing import Placed, Tokenizer, pack
 from .protocol import messages as m
 from .protocol.errors import UNAVAILABLE, ProtocolError
 
-if TYPE_CHECKING:  # the index (and networkx) load off the protocol's thread
+if TYPE_CHECKING:  # the index loads off the protocol's thread
     from indexer.index import RepoIndex
 
 SERVED_KINDS = ("doc", "symbol")

@@ -29,6 +29,9 @@ W_FILE_MATCH = 0.45
 FILE_MATCH_TOP = 3  # a file's match is the sum of its best few nodes, not of all of them
 PROXIMITY_BY_HOP = {0: 1.0, 1: 0.8, 2: 0.35}
 RELATED_FILE_SHARE = 0.9  # a symbol in the most related file is nearly one hop away
+PPR_SHARE = 0.8  # the node the anchors' PageRank reaches most is as close as one hop
+PPR_LEXICAL_SEEDS = 10  # the best matches also seed the walk, more weakly
+PPR_LEXICAL_WEIGHT = 0.3
 # How strongly two files are joined, per kind of link between them.
 FILE_LINK_WEIGHTS = {
     "code.imports": 3.0,
@@ -148,10 +151,22 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     anchor_files = {s.partition("#")[0] for s in seeds}
     related = related_files(index, anchor_files) if seeds else {}
 
+    # Personalized PageRank from the anchors (and, more weakly, the best matches)
+    # over their neighbourhood: how much of the anchors' attention reaches a node.
+    spread: dict[str, float] = {}
+    if seeds:
+        best_matches = sorted(matched.items(), key=lambda kv: -kv[1][0])[:PPR_LEXICAL_SEEDS]
+        ids = index.store.ids_of_rowids([r for r, _ in best_matches])
+        personal = {s: 1.0 for s in seeds}
+        for rowid, (score, _) in best_matches:
+            if rowid in ids:
+                personal.setdefault(ids[rowid], PPR_LEXICAL_WEIGHT * score)
+        spread = index.graph.neighbourhood(personal, hops)
+
     def closeness(node_id: str, path: str) -> float:
         hop = hops.get(node_id)
         by_hop = PROXIMITY_BY_HOP.get(hop, 0.0) if hop is not None else 0.0
-        return max(by_hop, RELATED_FILE_SHARE * related.get(path, 0.0))
+        return max(by_hop, RELATED_FILE_SHARE * related.get(path, 0.0), PPR_SHARE * spread.get(node_id, 0.0))
 
     # Candidates: the best matches by what the score will make of them, then the
     # anchors' neighbourhood, then (for a question that matches nothing) an overview.
