@@ -78,7 +78,7 @@ def split_markdown(data: bytes, rel_path: str) -> list[Section]:
         name = PurePosixPath(rel_path).name
         sections.append(Section(name, slugify(PurePosixPath(rel_path).stem), 0, 1, first, None, first))
     stack: list[int] = []
-    used: dict[str, int] = {}
+    used: dict[str, int] = {s.slug: 0 for s in sections}  # the preamble's slug is taken too
     for n, (row, level, title) in enumerate(heads):
         end = total
         for later_row, later_level, _ in heads[n + 1 :]:

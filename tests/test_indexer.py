@@ -96,6 +96,9 @@ def test_repeated_and_numbered_headings_get_distinct_ids(tmp_path):
     doc = b"# A\n## APIRouter\n## APIRouter\n## APIRouter 1\n"
     slugs = [s.slug for s in split_markdown(doc, "x.md")]
     assert len(slugs) == len(set(slugs))
+    # a preamble is named after the file: features.md's "# Features" must not clash with it
+    slugs = [s.slug for s in split_markdown(b"intro\n# Features\n", "features.md")]
+    assert len(slugs) == 2 and len(set(slugs)) == 2
     repo = make_repo(tmp_path / "r", {"x.md": doc.decode(), "ok.py": "def fine():\n    pass\n"})
     index = RepoIndex(repo, cache_dir=tmp_path / "cache")
     index.refresh()
