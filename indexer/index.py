@@ -1,13 +1,13 @@
-"""A repository's index: walk, parse what changed, persist per file, keep the
-in-memory graph in step. Readers and the writer share one lock, so a query sees
-either all of a file's update or none of it.
+"""A repository's index: walk, parse what changed (in parallel), persist each batch
+in one transaction, resolve the links a change can reach. Readers and the writer
+share one lock, so a query sees either all of a file's update or none of it.
 """
 
 from __future__ import annotations
 
 import os
-import stat as stat_mod
 import posixpath
+import stat as stat_mod
 import sys
 import threading
 import time
@@ -17,10 +17,10 @@ from pathlib import Path, PurePosixPath
 
 from grammars import Registry
 
+from . import pool
 from .digest import line_span, line_starts
 from .extract import Extractor
 from .graph import CodeGraph
-from . import pool
 from .parse import FileRecord
 from .resolve import MAX_GLOBAL_MATCHES, Resolver
 from .store import FileState, NodeRow, Store, db_path_for
@@ -30,9 +30,9 @@ BATCH_FILES = 256
 BATCH_SECONDS = 1.0
 BULK_FILES = 500  # a first index this large loads rows first and builds lookup indexes after
 PARALLEL_MIN_BYTES = 4 << 20  # below this, starting worker processes costs more than it saves
-FULL_RESOLVE_SHARE = 0.2
+FULL_RESOLVE_SHARE = 0.2  # past this share of files changed, re-resolve everything
 TRACK_IDS_FILES = 2000  # changes to more files than this resolve everything again
-PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed  # past this share of files changed, re-resolve everything
+PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed
 
 
 def utc_stamp(epoch: float | None = None) -> str:
@@ -78,14 +78,13 @@ class RepoIndex:
         self.graph = CodeGraph(self.store)
         self.rules = IgnoreRules(self.root)
         self.ready = threading.Event()
-        self.generation = 0  # bumps on every committed change; caches key on it
         self._touched_paths: set[str] = set()  # changed since the last resolution
         self._old_ids: dict[str, set[str]] = {}
         self._new_ids: dict[str, set[str]] = {}
 
     # -- loading ------------------------------------------------------------
     def load(self) -> bool:
-        """Fill the graph from the store. True when a complete index was there."""
+        """Open what is persisted; ready at once when a complete index was there."""
         with self.lock:
             complete = self.store.get_meta("complete") == "1"
         if complete:
@@ -200,18 +199,10 @@ class RepoIndex:
                 self.store.begin()
                 try:
                     self.store.replace_links(paths, links)
-                    self.generation += 1
                     self.store.commit()
                 except BaseException:
                     self.store.rollback()
                     raise
-
-    def _read(self, walked: WalkedFile) -> bytes | None:
-        try:
-            with open(self.root / walked.path, "rb") as fh:
-                return fh.read(self.max_file_bytes + 1)
-        except OSError:
-            return None
 
     def _executor(self, todo, given):
         """(executor, whether we own it): a process pool when the work is worth one."""
@@ -247,7 +238,6 @@ class RepoIndex:
                                                         old.digest, old.language, old.status, old.indexed_at,
                                                         old.valid_from))
                 self._apply([(w, r, o) for w, r, o in pending if r is not None])
-                self.generation += 1
                 self.store.commit()
             except BaseException:
                 self.store.rollback()
@@ -303,7 +293,6 @@ class RepoIndex:
             try:
                 for path in gone:
                     self._remove(path)
-                self.generation += 1
                 self.store.commit()
             except BaseException:
                 self.store.rollback()
@@ -400,7 +389,6 @@ class RepoIndex:
                         if walked is None:
                             self._remove(rel)
                     self._apply([(walked, record, old) for _, walked, record, old in work if walked is not None])
-                    self.generation += 1
                     self.store.commit()
                 except BaseException:
                     self.store.rollback()
@@ -421,14 +409,8 @@ class RepoIndex:
     # -- reading ------------------------------------------------------------
     def read_lines(self, node: NodeRow) -> bytes | None:
         """The exact bytes of a node's line span, read from disk now."""
-        try:
-            data = (self.root / node.path).read_bytes()
-        except OSError:
-            return None
-        starts = line_starts(data)
-        if node.end_line > len(starts) or node.start_line < 1:
-            return None
-        return line_span(data, starts, node.start_line, node.end_line)
+        spans = self.read_spans(node.path, [(node.start_line, node.end_line)])
+        return spans[0] if spans else None
 
     def read_spans(self, path: str, spans: list[tuple[int, int]]) -> list[bytes] | None:
         """The exact bytes of several line spans of one file, read once, now."""
