@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from grammars import GrammarUnavailable, LanguageSpec
 
+PARTIAL_WARNING = "syntax errors"
 CONTAINER_KINDS = frozenset({"class", "struct", "interface", "enum", "impl", "module", "trait"})
 MAX_SIGNATURE = 240
 MAX_DOC = 2000
@@ -176,7 +177,7 @@ class Extractor:
         tree = parser.parse(source)
         out = Extraction()
         if tree.root_node.has_error:
-            out.warnings.append("syntax errors: symbols are partial")
+            out.warnings.append(f"{PARTIAL_WARNING}: symbols are partial")
         if spec.doc_style == "docstring":
             out.module_doc = _docstring(tree.root_node, source)
 

@@ -21,6 +21,7 @@ from . import pool
 from .digest import line_span, line_starts
 from .extract import Extractor
 from .graph import CodeGraph
+from .extract import PARTIAL_WARNING
 from .parse import FileRecord
 from .resolve import MAX_GLOBAL_MATCHES, Resolver
 from .store import FileState, NodeRow, Store, db_path_for
@@ -78,6 +79,7 @@ class RepoIndex:
         self.graph = CodeGraph(self.store)
         self.rules = IgnoreRules(self.root)
         self.ready = threading.Event()
+        self._partial: int | None = None  # counts partial parses during a refresh
         self._touched_paths: set[str] = set()  # changed since the last resolution
         self._old_ids: dict[str, set[str]] = {}
         self._new_ids: dict[str, set[str]] = {}
@@ -114,7 +116,10 @@ class RepoIndex:
             batch.append((self._state(walked, record, old), record.nodes, record.edges, record.postings,
                           record.refs, record.imports, "\n".join(record.warnings)))
             for warning in record.warnings:
-                sys.stderr.write(f"repo-graph: warning: {walked.path}: {warning}\n")
+                if self._partial is not None and warning.startswith(PARTIAL_WARNING):
+                    self._partial += 1  # a whole pass says it once, at the end
+                else:
+                    sys.stderr.write(f"repo-graph: warning: {walked.path}: {warning}\n")
         self.store.put_files(batch)
 
     def _remove(self, path: str) -> None:
@@ -245,6 +250,7 @@ class RepoIndex:
             pending.clear()
             last_commit = time.monotonic()
 
+        self._partial = 0
         self.rules.invalidate()  # a .gitignore may have changed while nobody watched
         files = list(walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules))
         seen = {f.path for f in files}
@@ -298,6 +304,12 @@ class RepoIndex:
                 self.store.rollback()
                 raise
         summary.removed = len(gone)
+        if self._partial:
+            sys.stderr.write(
+                f"repo-graph: warning: {self._partial} file(s) have syntax errors tree-sitter could not parse "
+                "around; their symbols are partial\n"
+            )
+        self._partial = None
         if self._touched_paths:
             changed = len(self._touched_paths)
             self._resolve()
