@@ -32,6 +32,7 @@ RELATED_FILE_SHARE = 0.9  # a symbol in the most related file is nearly one hop 
 PPR_SHARE = 0.8  # the node the anchors' PageRank reaches most is as close as one hop
 PPR_LEXICAL_SEEDS = 10  # the best matches also seed the walk, more weakly
 PPR_LEXICAL_WEIGHT = 0.3
+PPR_MAX_NODES = 600  # the walk runs on the nearest nodes only: a query budget, not a whole-graph job
 # How strongly two files are joined, per kind of link between them.
 FILE_LINK_WEIGHTS = {
     "code.imports": 3.0,
@@ -88,10 +89,12 @@ def lexical(index, text: str) -> dict[int, tuple[float, str]]:
         per_file[paths[rowid]].append(s)
     file_score = {p: sum(sorted(v, reverse=True)[:FILE_MATCH_TOP]) for p, v in per_file.items()}
     best_node, best_file = max(scores.values()), max(file_score.values())
+    factor = {p: RELEASE_NOTES_FACTOR if is_release_notes(p) else 1.0 for p in file_score}
     out = {}
     for rowid, s in scores.items():
-        match = W_NODE_MATCH * s / best_node + W_FILE_MATCH * file_score[paths[rowid]] / best_file
-        out[rowid] = (match * RELEASE_NOTES_FACTOR if is_release_notes(paths[rowid]) else match, paths[rowid])
+        path = paths[rowid]
+        match = W_NODE_MATCH * s / best_node + W_FILE_MATCH * file_score[path] / best_file
+        out[rowid] = (match * factor[path], path)
     return out
 
 
@@ -161,7 +164,8 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
         for rowid, (score, _) in best_matches:
             if rowid in ids:
                 personal.setdefault(ids[rowid], PPR_LEXICAL_WEIGHT * score)
-        spread = index.graph.neighbourhood(personal, hops)
+        nearest = dict(sorted(hops.items(), key=lambda kv: kv[1])[:PPR_MAX_NODES])
+        spread = index.graph.neighbourhood(personal, nearest)
 
     def closeness(node_id: str, path: str) -> float:
         hop = hops.get(node_id)
