@@ -78,6 +78,9 @@ if str(REPO) not in sys.path:
 from grammars import Registry  # noqa: E402
 from indexer.walk import walk  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from index_speed import copy_corpus  # noqa: E402  the same corpus, copied the same way
+
 TARGETS = {  # the project's targets (see benchmarks/README.md)
     "save_p95_s": 1.0,
     "burst_caught_up_s": 10.0,
@@ -94,16 +97,6 @@ def log(msg: str) -> None:
 
 
 # -- corpus ------------------------------------------------------------------------
-
-def copy_corpus(src: Path, dest: Path, top_level_skip: set[str]) -> None:
-    def ignore(directory, names):
-        skipped = {n for n in names if n in ("__pycache__", "site-packages")}
-        if Path(directory).resolve() == src.resolve():
-            skipped |= top_level_skip & set(names)
-        return skipped
-
-    shutil.copytree(src, dest, symlinks=True, ignore=ignore)
-
 
 def python_files(corpus: Path) -> tuple[list[str], list[str]]:
     """Python files our walker yields (sorted), and those of them `ast.parse` accepts."""
