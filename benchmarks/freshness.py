@@ -79,7 +79,7 @@ from grammars import Registry  # noqa: E402
 from indexer.walk import walk  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from index_speed import copy_corpus  # noqa: E402  the same corpus, copied the same way
+from index_speed import commit, copy_corpus  # noqa: E402  the same corpus and labels as index_speed
 
 TARGETS = {  # the project's targets (see benchmarks/README.md)
     "save_p95_s": 1.0,
@@ -405,17 +405,6 @@ def start_serve(corpus: Path, cache: Path, first_query: dict) -> tuple[Serve, fl
 
 
 # -- report --------------------------------------------------------------------------
-
-def commit() -> str:
-    try:
-        head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True).stdout.strip()
-        return head + ("+dirty" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
 
 def loadavg() -> float | None:
     return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None

@@ -120,11 +120,6 @@ class Registry:
             spec = self._by_interpreter.get(_interpreter(first_line))
         return spec
 
-    def needs_first_line(self, rel_path: str) -> bool:
-        """True when only a `#!` line could tell this file's language."""
-        return "." not in PurePosixPath(rel_path).name and bool(self._by_interpreter)
-
-
 def _interpreter(first_line: bytes) -> str:
     words = first_line[2:].decode("utf-8", "replace").split()
     if not words:

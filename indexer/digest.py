@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from bisect import bisect_right
 
 PREFIX = "sha256:"
 
@@ -30,12 +29,3 @@ def line_span(data: bytes, starts: list[int], first: int, last: int) -> bytes:
     begin = starts[first - 1]
     end = starts[last] if last < len(starts) else len(data)
     return data[begin:end]
-
-
-def line_of(starts: list[int], offset: int) -> int:
-    """1-based line holding byte `offset`."""
-    return bisect_right(starts, offset)
-
-
-def line_count(data: bytes) -> int:
-    return len(line_starts(data)) if data else 0

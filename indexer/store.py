@@ -303,11 +303,6 @@ class Store:
     def nodes_in_file(self, path: str) -> list[NodeRow]:
         return [n for _, n in self._nodes("WHERE path=? ORDER BY start_line", (path,))]
 
-    def rowid_of(self, node_id: str) -> int | None:
-        with self.lock:
-            r = self.db.execute("SELECT rowid FROM nodes WHERE id=?", (node_id,)).fetchone()
-        return r[0] if r else None
-
     def find_by_name(self, name: str, limit: int = 50) -> list[NodeRow]:
         """Symbols whose name, qualified name or title is `name` (bare-name anchors)."""
         return [
@@ -335,10 +330,6 @@ class Store:
                 (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1), limit),
             ).fetchall()
 
-    def all_nodes_light(self):
-        with self.lock:
-            return self.db.execute("SELECT id, kind, path FROM nodes").fetchall()
-
     def all_edges(self):
         """Structural edges and resolved links alike."""
         with self.lock:
@@ -359,9 +350,6 @@ class Store:
 
     def refs_of(self, paths) -> list[tuple[str, str, str, str]]:
         return self._in("SELECT path, src, name, kind FROM refs WHERE path IN ({})", paths)
-
-    def links_of(self, paths) -> list[tuple[str, str, str]]:
-        return self._in("SELECT src, dst, rel FROM links WHERE path IN ({})", paths)
 
     def links_from_file(self, path: str) -> list[tuple[str, str]]:
         """(dst, rel) of every resolved link owned by one file."""
@@ -433,15 +421,7 @@ class Store:
                 out += self.db.execute(sql.format(",".join("?" * len(chunk))), chunk).fetchall()
         return out
 
-    def edges_of_file(self, path: str):
-        with self.lock:
-            return self.db.execute("SELECT src, dst, rel FROM edges WHERE path=?", (path,)).fetchall()
-
     # -- lexical ------------------------------------------------------------
-    def postings(self, term: str) -> list[tuple[int, float]]:
-        with self.lock:
-            return self.db.execute("SELECT node, tf FROM postings WHERE term=?", (term,)).fetchall()
-
     def postings_with_length(self, term: str, limit: int) -> list[tuple[int, float, float, str]]:
         with self.lock:
             return self.db.execute(

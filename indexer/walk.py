@@ -156,7 +156,3 @@ def walk(
             else:
                 yield WalkedFile(rel, st.st_size, st.st_mtime_ns, st.st_ino)
         stack.extend(reversed(subdirs))
-
-
-def is_ignored(root: Path, rel: str) -> bool:
-    return IgnoreRules(root).ignored(rel)

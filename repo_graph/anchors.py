@@ -31,7 +31,7 @@ def _relative(root: Path, path: str) -> str | None:
             return p.resolve().relative_to(root).as_posix() if p.exists() else p.relative_to(root).as_posix()
         except ValueError:
             return None
-    rel = Path(path.lstrip("./") if path.startswith("./") else path).as_posix()
+    rel = Path(path.removeprefix("./")).as_posix()  # not lstrip: "./.github" keeps its dot
     return rel
 
 

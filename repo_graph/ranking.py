@@ -178,8 +178,9 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
         matched.items(),
         key=lambda kv: -(W_LEXICAL * kv[1][0] + W_PROXIMITY * (related.get(kv[1][1], 0.0) if related else 0.0)),
     )[:MAX_CANDIDATES]
-    by_id = {n.id: n for n in index.store.nodes_by_rowid(r for r, _ in pre).values()}
-    lex = {node.id: matched[rowid][0] for rowid, node in index.store.nodes_by_rowid(r for r, _ in pre).items()}
+    pre_nodes = index.store.nodes_by_rowid(r for r, _ in pre)
+    by_id = {n.id: n for n in pre_nodes.values()}
+    lex = {node.id: matched[rowid][0] for rowid, node in pre_nodes.items()}
     near = [node_id for node_id, h in hops.items() if h <= 1 and node_id not in by_id]
     by_id.update(index.store.nodes_by_id(near))
     if related:
