@@ -79,7 +79,7 @@ from grammars import Registry  # noqa: E402
 from indexer.walk import walk  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from index_speed import commit, copy_corpus  # noqa: E402  the same corpus and labels as index_speed
+from index_speed import commit, copy_corpus, language_of  # noqa: E402  the same corpus and labels as index_speed
 
 TARGETS = {  # the project's targets (see benchmarks/README.md)
     "save_p95_s": 1.0,
@@ -103,14 +103,7 @@ def python_files(corpus: Path) -> tuple[list[str], list[str]]:
     registry = Registry()
     every, clean = [], []
     for f in walk(corpus):
-        first = b""
-        if registry.needs_first_line(f.path):
-            try:
-                with open(corpus / f.path, "rb") as fh:
-                    first = fh.read(200).split(b"\n", 1)[0]
-            except OSError:
-                continue
-        spec = registry.for_path(f.path, first)
+        spec = language_of(registry, corpus, f.path)
         if spec is None or spec.name != "python":
             continue
         every.append(f.path)

@@ -127,17 +127,22 @@ def select_files(corpus: Path, registry: Registry):
     walked = list(walk(corpus))
     with_lang = []
     for f in walked:
-        first = b""
-        if registry.needs_first_line(f.path):
-            try:
-                with open(corpus / f.path, "rb") as fh:
-                    first = fh.read(200).split(b"\n", 1)[0]
-            except OSError:
-                continue
-        spec = registry.for_path(f.path, first)
+        spec = language_of(registry, corpus, f.path)
         if spec is not None:
             with_lang.append((f.path, spec.name, f.size))
     return walked, with_lang
+
+
+def language_of(registry: Registry, corpus: Path, rel: str):
+    """The language the indexer gives a file: by name, else by its `#!` line."""
+    spec = registry.for_path(rel)
+    if spec is None:
+        try:
+            with open(corpus / rel, "rb") as fh:
+                spec = registry.for_path(rel, fh.read(200).split(b"\n", 1)[0])
+        except OSError:
+            return None
+    return spec
 
 
 # -- raw tree-sitter references -------------------------------------------------------

@@ -7,7 +7,6 @@ nothing else and writes nothing.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -17,7 +16,7 @@ from . import sections as sections_mod
 from .digest import line_span, line_starts, sha256
 from .extract import Extractor
 from .store import NodeRow
-from .terms import counts, terms
+from .terms import terms, weighted_counts
 
 # BM25F field weights: a hit in a name says more than a hit in a body.
 W_NAME = 3.0
@@ -40,7 +39,7 @@ class FileRecord:
     status: str  # ok | binary | unsupported | generated
     nodes: list[NodeRow] = field(default_factory=list)
     edges: list[tuple[str, str, str]] = field(default_factory=list)
-    postings: list[tuple[int, Counter]] = field(default_factory=list)  # (index into nodes, tf)
+    postings: list[tuple[int, dict[str, float]]] = field(default_factory=list)  # (index into nodes, tf)
     refs: list[tuple[str, str, str, int]] = field(default_factory=list)  # (src id, name, kind, line)
     imports: list[tuple[str, int, str]] = field(default_factory=list)  # (target, line, names)
     warnings: list[str] = field(default_factory=list)
@@ -58,19 +57,6 @@ def looks_generated(data: bytes) -> bool:
     return len(data) / lines > 500
 
 
-def _weighted(*fields: tuple[float, str]) -> tuple[Counter, float]:
-    total: Counter = Counter()
-    length = 0.0
-    for weight, text in fields:
-        if not text:
-            continue
-        c = counts(text)
-        for term, n in c.items():
-            total[term] += weight * n
-        length += weight * sum(c.values())
-    return total, length
-
-
 def module_name(rel: str) -> str:
     """`pkg/sub/mod.py` -> `pkg.sub.mod`; `pkg/__init__.py` -> `pkg`."""
     parts = list(PurePosixPath(rel).with_suffix("").parts)
@@ -85,7 +71,13 @@ def _lines_text(data: bytes, starts: list[int], first: int, last: int) -> str:
 
 def _node(node_id, path, kind, sym_kind, name, title, first, last, span: bytes, parent, signature, doc, length,
           head_end=None):
-    content = span.decode("utf-8", "replace")
+    digest = sha256(span)
+    try:
+        size, content_digest = len(span), digest  # valid UTF-8: the content is these very bytes
+        span.decode("utf-8")
+    except UnicodeDecodeError:
+        content = span.decode("utf-8", "replace").encode("utf-8")
+        size, content_digest = len(content), sha256(content)
     return NodeRow(
         id=node_id,
         path=path,
@@ -95,13 +87,13 @@ def _node(node_id, path, kind, sym_kind, name, title, first, last, span: bytes, 
         title=title,
         start_line=first,
         end_line=last,
-        digest=sha256(span),
-        content_digest=sha256(content.encode("utf-8")),
+        digest=digest,
+        content_digest=content_digest,
         parent=parent,
         signature=signature,
         doc=doc,
         length=length,
-        bytes=len(content.encode("utf-8")),
+        bytes=size,
         head_end=head_end,
     )
 
@@ -174,8 +166,8 @@ def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text
         parent_id = ids[sym.parent] if sym.parent is not None else rel
         span = line_span(data, starts, sym.start_line, sym.end_line)
         body = _own_text(data, starts, sym.start_line, sym.end_line, children.get(i, []))
-        tf, length = _weighted(
-            (W_NAME, sym.name), (W_PATH, path_text), (W_DOC, sym.doc), (W_SIGNATURE, sym.signature), (W_BODY, body)
+        tf, length = weighted_counts(
+            ((W_BODY, body), (W_NAME, sym.name), (W_PATH, path_text), (W_DOC, sym.doc), (W_SIGNATURE, sym.signature))
         )
         title = f"{prefix}.{sym.qualname}" if prefix else sym.qualname
         node = _node(node_id, rel, "symbol", sym.kind, sym.name, title, sym.start_line, sym.end_line, span,
@@ -220,8 +212,8 @@ def _add_module(record, spec, extraction, data, starts, path_text, prefix) -> st
     node_id = f"{rel}#{MODULE_FRAGMENT}"
     span = line_span(data, starts, 1, last)
     name = prefix or rel
-    tf, length = _weighted((W_NAME, PurePosixPath(rel).stem), (W_PATH, path_text), (W_DOC, extraction.module_doc),
-                           (W_BODY, span.decode("utf-8", "replace")))
+    tf, length = weighted_counts(((W_BODY, span.decode("utf-8", "replace")), (W_NAME, PurePosixPath(rel).stem),
+                                   (W_PATH, path_text), (W_DOC, extraction.module_doc)))
     signature = span.split(b"\n", 1)[0].decode("utf-8", "replace")[:240]
     record.nodes.append(_node(node_id, rel, "symbol", "module", PurePosixPath(rel).stem, f"module {name}", 1, last,
                               span, rel, signature, extraction.module_doc, length))
@@ -241,7 +233,7 @@ def _add_sections(record: FileRecord, data, starts, path_text):
         span = line_span(data, starts, sec.start_line, sec.end_line)
         own = _lines_text(data, starts, sec.start_line, sec.own_end_line)
         heading_path = " ".join(found[p].title for p in _ancestors(found, sec))
-        tf, length = _weighted((W_NAME, sec.title), (W_DOC, heading_path), (W_PATH, path_text), (W_BODY, own))
+        tf, length = weighted_counts(((W_BODY, own), (W_NAME, sec.title), (W_DOC, heading_path), (W_PATH, path_text)))
         for name in _named_in(sec.title, own):
             record.refs.append((node_id, name, "doc", sec.start_line))
         node = _node(node_id, rel, "section", "section", sec.title, sec.title, sec.start_line, sec.end_line, span,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
+from itertools import chain
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*|[0-9]+")
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -78,9 +79,35 @@ def terms(text: str) -> list[str]:
     return [term for word in _WORD.findall(text) for term in expand(word)]
 
 
-def counts(text: str) -> Counter:
-    out: Counter = Counter()
-    for word, n in Counter(_WORD.findall(text)).items():
-        for term in expand(word):
-            out[term] += n
-    return out
+class _Expansions(dict):
+    """word -> expand(word), filled on first sight; lookups stay in C."""
+
+    def __missing__(self, word: str) -> tuple[str, ...]:
+        if len(self) >= _MAX_EXPANSIONS:
+            self.clear()  # a kernel has millions of distinct identifiers: bound the cache
+        found = self[word] = expand(word)
+        return found
+
+
+_MAX_EXPANSIONS = 1 << 18
+_expansions = _Expansions()
+
+
+def weighted_counts(fields) -> tuple[Counter, float]:
+    """BM25F in one pass: [(weight, text)] -> (term -> weighted frequency, weighted
+    length). The indexer's hot loop (every byte of the repository goes through it),
+    so words are split, expanded and counted in C; only the few terms of the small
+    fields are merged in Python. Put the large field (the body) first."""
+    total: Counter = Counter()
+    length = 0.0
+    for weight, text in fields:
+        if not text:
+            continue
+        found = Counter(chain.from_iterable(map(_expansions.__getitem__, _WORD.findall(text))))
+        length += weight * found.total()
+        if not total and weight == 1.0:
+            total = found
+        else:
+            for term, n in found.items():
+                total[term] += weight * n
+    return total, length
