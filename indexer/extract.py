@@ -156,14 +156,13 @@ class Extractor:
 
         try:
             language = spec.load()
-            tags = tree_sitter.Query(language, spec.query_text("tags") or "")
-            imports_text = spec.query_text("imports")
-            imports = tree_sitter.Query(language, imports_text) if imports_text.strip() else None
+            # One query, one walk of the tree: imports' patterns ride along with the tags'.
+            query = tree_sitter.Query(language, spec.query_text("tags") + "\n" + spec.query_text("imports"))
         except (GrammarUnavailable, tree_sitter.QueryError, ValueError) as exc:
             self._failed[spec.name] = str(exc)
             sys.stderr.write(f"repo-graph: warning: skipping {spec.name} files: {exc}\n")
             return None
-        loaded = (tree_sitter.Parser(language), tags, imports)
+        loaded = (tree_sitter.Parser(language), query)
         self._loaded[spec.name] = loaded
         return loaded
 
@@ -173,7 +172,7 @@ class Extractor:
             return None
         import tree_sitter
 
-        parser, tags, imports = loaded
+        parser, query = loaded
         tree = parser.parse(source)
         out = Extraction()
         if tree.root_node.has_error:
@@ -184,13 +183,22 @@ class Extractor:
         defs: dict[int, tuple] = {}
         refs = []
         try:
-            matches = tree_sitter.QueryCursor(tags).matches(tree.root_node)
+            matches = tree_sitter.QueryCursor(query).matches(tree.root_node)
         except (SystemError, UnicodeDecodeError, ValueError) as exc:
             # Query predicates read node text as UTF-8; a file that is not cannot be
             # matched. Keep the file, say why it has no symbols.
-            out.warnings.append(f"query failed ({type(exc).__name__}); no symbols extracted")
+            out.warnings.append(f"query failed ({type(exc).__name__}); no symbols or imports extracted")
             return out
         for _, captures in matches:
+            paths = captures.get("import.path")
+            if paths:
+                names = tuple(
+                    source[n.start_byte : n.end_byte].decode("utf-8", "replace") for n in captures.get("import.name", ())
+                )
+                for node in paths:
+                    text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+                    out.imports.append(Import(text.strip("\"'<>` "), node.start_point.row + 1, names))
+                continue
             names = captures.get("name")
             if not names:
                 continue
@@ -262,16 +270,4 @@ class Extractor:
             name = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
             out.references.append(Reference(name, kind, name_node.start_point.row + 1, scope))
 
-        if imports is not None:
-            try:
-                import_matches = tree_sitter.QueryCursor(imports).matches(tree.root_node)
-            except (SystemError, UnicodeDecodeError, ValueError):
-                import_matches = []
-            for _, captures in import_matches:
-                names = tuple(
-                    source[n.start_byte : n.end_byte].decode("utf-8", "replace") for n in captures.get("import.name", ())
-                )
-                for node in captures.get("import.path", ()):
-                    text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-                    out.imports.append(Import(text.strip("\"'<>` "), node.start_point.row + 1, names))
         return out

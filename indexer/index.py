@@ -36,6 +36,18 @@ TRACK_IDS_FILES = 2000  # changes to more files than this resolve everything aga
 PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed
 
 
+class _Laps:
+    """Wall time per phase of a refresh, for `index --stats`."""
+
+    def __init__(self, into: dict[str, float]):
+        self.into, self.last = into, time.monotonic()
+
+    def __call__(self, phase: str) -> None:
+        now = time.monotonic()
+        self.into[phase] = round(self.into.get(phase, 0.0) + now - self.last, 3)
+        self.last = now
+
+
 def utc_stamp(epoch: float | None = None) -> str:
     """F4: YYYY-MM-DDTHH:MM:SSZ, UTC."""
     moment = datetime.fromtimestamp(time.time() if epoch is None else epoch, tz=timezone.utc)
@@ -58,6 +70,7 @@ class Summary:
     skipped: int = 0  # binary, generated, or no grammar
     warnings: int = 0
     database: str = ""
+    phases: dict[str, float] = field(default_factory=dict)  # wall seconds: walk, parse, resolve, prior
 
 
 class RepoIndex:
@@ -253,6 +266,8 @@ class RepoIndex:
         self._partial = 0
         self.rules.invalidate()  # a .gitignore may have changed while nobody watched
         files = list(walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules))
+        lap = _Laps(summary.phases)
+        lap("walk")
         seen = {f.path for f in files}
         todo = []
         for walked in files:
@@ -293,6 +308,7 @@ class RepoIndex:
                 flush()
                 self.store.bulk_load(False)
         flush()
+        lap("parse")
         gone = [p for p in known if p not in seen]
         if gone:
             self.store.begin()
@@ -313,11 +329,13 @@ class RepoIndex:
         if self._touched_paths:
             changed = len(self._touched_paths)
             self._resolve()
+            lap("resolve")
             # The prior is a slow-moving, whole-graph signal: recompute it once enough
             # of the repository has changed since the last time, not on every save.
             drift = int(self.store.get_meta("prior_drift") or 0) + changed
             if self.store.get_meta("prior_drift") is None or drift > PRIOR_DRIFT_SHARE * max(self.store.counts()["files"], 1):
                 self._update_prior()
+                lap("prior")
                 drift = 0
             self.store.set_meta("prior_drift", str(drift))
         self.store.set_meta("complete", "1")

@@ -12,6 +12,7 @@ from pathlib import PurePosixPath
 
 from grammars import LanguageSpec, Registry
 
+from . import postings as postings_mod
 from . import sections as sections_mod
 from .digest import line_span, line_starts, sha256
 from .extract import Extractor
@@ -39,7 +40,7 @@ class FileRecord:
     status: str  # ok | binary | unsupported | generated
     nodes: list[NodeRow] = field(default_factory=list)
     edges: list[tuple[str, str, str]] = field(default_factory=list)
-    postings: list[tuple[int, dict[str, float]]] = field(default_factory=list)  # (index into nodes, tf)
+    postings: dict[str, bytes] = field(default_factory=dict)  # term -> packed (indexer/postings.py)
     refs: list[tuple[str, str, str, int]] = field(default_factory=list)  # (src id, name, kind, line)
     imports: list[tuple[str, int, str]] = field(default_factory=list)  # (target, line, names)
     warnings: list[str] = field(default_factory=list)
@@ -115,11 +116,13 @@ def parse(rel: str, data: bytes, registry: Registry, extractor: Extractor) -> Fi
         NodeRow(rel, rel, "file", None, PurePosixPath(rel).name, rel, 1, len(starts) if data else 0,
                 digest, None, None, "", "", 0.0, len(data))
     )
+    scored: list[tuple[int, dict[str, float]]] = []  # (index into nodes, weighted tf)
     if doc_format:
-        _add_sections(record, data, starts, path_text)
+        _add_sections(record, data, starts, path_text, scored)
     else:
-        _add_symbols(record, spec, data, starts, path_text, extractor)
+        _add_symbols(record, spec, data, starts, path_text, extractor, scored)
     _check_unique(record)
+    record.postings = postings_mod.pack((i, tf, record.nodes[i].length) for i, tf in scored)
     return record
 
 
@@ -146,7 +149,7 @@ def _own_text(data, starts, first, last, children: list[tuple[int, int]]) -> str
     return "".join(pieces)
 
 
-def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text, extractor):
+def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text, extractor, scored):
     extraction = extractor.extract(spec, data)
     if extraction is None:
         record.status = "unsupported"
@@ -173,11 +176,11 @@ def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text
         node = _node(node_id, rel, "symbol", sym.kind, sym.name, title, sym.start_line, sym.end_line, span,
                      parent_id, sym.signature, sym.doc, length, _head(sym, children.get(i, [])))
         record.nodes.append(node)
-        record.postings.append((len(record.nodes) - 1, tf))
+        scored.append((len(record.nodes) - 1, tf))
         record.edges.append((rel, node_id, DEFINES))
         if sym.parent is not None:
             record.edges.append((parent_id, node_id, CONTAINS))
-    module_id = _add_module(record, spec, extraction, data, starts, path_text, prefix)
+    module_id = _add_module(record, spec, extraction, data, starts, path_text, prefix, scored)
     for ref in extraction.references:
         src = ids[ref.scope] if ref.scope is not None else (module_id or rel)
         record.refs.append((src, ref.name, ref.kind, ref.line))
@@ -199,7 +202,7 @@ def _head(sym, children: list[tuple[int, int]]) -> int:
 MODULE_FRAGMENT = "__module__"
 
 
-def _add_module(record, spec, extraction, data, starts, path_text, prefix) -> str | None:
+def _add_module(record, spec, extraction, data, starts, path_text, prefix, scored) -> str | None:
     """The file's header (module doc, imports, top-level statements before the first
     definition) as a `module` symbol, so a file's imports have a frame to hang on."""
     first_def = min((s.start_line for s in extraction.symbols if s.parent is None), default=len(starts) + 1)
@@ -217,12 +220,12 @@ def _add_module(record, spec, extraction, data, starts, path_text, prefix) -> st
     signature = span.split(b"\n", 1)[0].decode("utf-8", "replace")[:240]
     record.nodes.append(_node(node_id, rel, "symbol", "module", PurePosixPath(rel).stem, f"module {name}", 1, last,
                               span, rel, signature, extraction.module_doc, length))
-    record.postings.append((len(record.nodes) - 1, tf))
+    scored.append((len(record.nodes) - 1, tf))
     record.edges.append((rel, node_id, DEFINES))
     return node_id
 
 
-def _add_sections(record: FileRecord, data, starts, path_text):
+def _add_sections(record: FileRecord, data, starts, path_text, scored):
     rel = record.path
     found = sections_mod.split_markdown(data, rel)
     ids = []
@@ -239,7 +242,7 @@ def _add_sections(record: FileRecord, data, starts, path_text):
         node = _node(node_id, rel, "section", "section", sec.title, sec.title, sec.start_line, sec.end_line, span,
                      parent_id, "", "", length)
         record.nodes.append(node)
-        record.postings.append((len(record.nodes) - 1, tf))
+        scored.append((len(record.nodes) - 1, tf))
         record.edges.append((rel, node_id, DEFINES))
         if sec.parent is not None:
             record.edges.append((parent_id, node_id, CONTAINS))

@@ -13,12 +13,14 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = 5
+from .postings import unpack as unpack_postings
+
+SCHEMA_VERSION = 6
 # Lookup indexes that a bulk load drops and rebuilds once at the end (sorted builds
 # are far cheaper than millions of random inserts).
 _BULK_INDEXES = {
-    "postings_term": "CREATE INDEX IF NOT EXISTS postings_term ON postings(term, node, tf)",
-    "postings_node": "CREATE INDEX IF NOT EXISTS postings_node ON postings(node)",
+    "postings_term": "CREATE INDEX IF NOT EXISTS postings_term ON postings(term)",
+    "postings_file": "CREATE INDEX IF NOT EXISTS postings_file ON postings(file)",
     "refs_name": "CREATE INDEX IF NOT EXISTS refs_name ON refs(name)",
     "edges_src": "CREATE INDEX IF NOT EXISTS edges_src ON edges(src)",
     "edges_dst": "CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst)",
@@ -42,7 +44,7 @@ CREATE INDEX nodes_parent ON nodes(parent);
 CREATE INDEX nodes_path ON nodes(path);
 CREATE TABLE edges(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
 CREATE INDEX edges_path ON edges(path);
-CREATE TABLE postings(term TEXT NOT NULL, node INTEGER NOT NULL, tf REAL NOT NULL);
+CREATE TABLE postings(term TEXT NOT NULL, file INTEGER NOT NULL, data BLOB NOT NULL);  -- indexer/postings.py
 CREATE TABLE refs(path TEXT NOT NULL, src TEXT NOT NULL, name TEXT NOT NULL, kind TEXT, line INTEGER);
 CREATE INDEX refs_path ON refs(path);
 CREATE TABLE imports(path TEXT NOT NULL, target TEXT NOT NULL, line INTEGER, names TEXT);
@@ -124,6 +126,7 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA cache_size=-65536")  # 64 MiB of page cache
+        self._corpus_stats = None
         self.rebuilt = self._ensure_schema()
         self.bulk_load(False)  # after a crash mid-bulk-load, the indexes come back here
 
@@ -230,7 +233,7 @@ class Store:
     def delete_file(self, path: str) -> list[str]:
         """Remove a file's rows; returns the ids of the nodes that went."""
         ids = [r[0] for r in self.db.execute("SELECT id FROM nodes WHERE path=?", (path,))]
-        self.db.execute("DELETE FROM postings WHERE node IN (SELECT rowid FROM nodes WHERE path=?)", (path,))
+        self.db.execute("DELETE FROM postings WHERE file=(SELECT rowid FROM nodes WHERE id=?)", (path,))
         for table in ("nodes", "edges", "refs", "imports", "links", "files"):
             self.db.execute(f"DELETE FROM {table} WHERE path=?", (path,))
         return ids
@@ -253,7 +256,7 @@ class Store:
                 node_rows.append((next_rowid, *(getattr(node, c) for c in NODE_COLUMNS)))
                 next_rowid += 1
             edge_rows += [(state.path, src, dst, rel) for src, dst, rel in edges]
-            posting_rows += [(term, first + i, tf) for i, counter in postings for term, tf in counter.items()]
+            posting_rows += [(term, first, data) for term, data in postings.items()]  # first: the file node
             ref_rows += [(state.path, *r) for r in refs]
             import_rows += [(state.path, *i) for i in imports]
         posting_rows.sort()  # term order: the term index grows at its right edge, not at random
@@ -372,6 +375,9 @@ class Store:
     def ids_of_rowids(self, rowids) -> dict[int, str]:
         return dict(self._in("SELECT rowid, id FROM nodes WHERE rowid IN ({})", rowids))
 
+    def rowids_of_ids(self, ids) -> dict[str, int]:
+        return dict(self._in("SELECT id, rowid FROM nodes WHERE id IN ({})", ids))
+
     def children(self, node_id: str) -> list[NodeRow]:
         return [n for _, n in self._nodes("WHERE parent=? ORDER BY start_line", (node_id,))]
 
@@ -422,13 +428,11 @@ class Store:
         return out
 
     # -- lexical ------------------------------------------------------------
-    def postings_with_length(self, term: str, limit: int) -> list[tuple[int, float, float, str]]:
+    def term_postings(self, term: str):
+        """(node rowids, file rowids, tf, length) arrays of every node with `term`."""
         with self.lock:
-            return self.db.execute(
-                "SELECT p.node, p.tf, n.length, n.path FROM postings p JOIN nodes n ON n.rowid = p.node "
-                "WHERE p.term=? LIMIT ?",
-                (term, limit),
-            ).fetchall()
+            rows = self.db.execute("SELECT file, data FROM postings WHERE term=?", (term,)).fetchall()
+        return unpack_postings(rows)
 
     def prior_nodes(self, limit: int) -> list[NodeRow]:
         """A repository overview when a question matches nothing: top-level docs
@@ -444,10 +448,14 @@ class Store:
         ]
 
     def corpus_stats(self) -> tuple[int, float]:
-        """(number of scored nodes, average length)."""
+        """(number of scored nodes, average length), recounted only after a write
+        (ours, or another process's: SQLite's data_version tells)."""
         with self.lock:
-            n, avg = self.db.execute("SELECT count(*), avg(length) FROM nodes WHERE kind!='file'").fetchone()
-        return int(n or 0), float(avg or 1.0)
+            version = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+            if self._corpus_stats is None or self._corpus_stats[0] != version:
+                n, avg = self.db.execute("SELECT count(*), avg(length) FROM nodes WHERE kind!='file'").fetchone()
+                self._corpus_stats = (version, (int(n or 0), float(avg or 1.0)))
+            return self._corpus_stats[1]
 
     def counts(self) -> dict[str, int]:
         with self.lock:

@@ -111,6 +111,7 @@ def cmd_index(args) -> int:
         f"  database  {summary.database}\n"
     )
     if stats is not None:
+        sys.stdout.write("  phases    " + ", ".join(f"{k} {v:.2f} s" for k, v in summary.phases.items()) + "\n")
         for title, table in stats.items():
             sys.stdout.write(f"{title.replace('_', ' ')}:\n")
             for key, n in sorted(table.items(), key=lambda kv: (-kv[1], kv[0])):
@@ -186,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Build or refresh the index of PATH and print a summary.")
     p.add_argument("path", nargs="?", default=".", metavar="PATH")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--stats", action="store_true", help="also print counts per language, node kind and edge kind")
+    p.add_argument("--stats", action="store_true", help="also print seconds per phase and counts per language, node kind and edge kind")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--dask", metavar="SCHEDULER",
                    help="parse on a Dask cluster (an address like tcp://host:8786, or `local`); "

@@ -11,6 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+import numpy as np
+
 from indexer.resolve import is_release_notes
 from indexer.store import NodeRow
 from indexer.terms import terms
@@ -48,7 +50,6 @@ SYMBOLS_PER_RELATED_FILE = 6
 ANCHOR_FILE_FRAMES = 2  # the host has an anchored file open: a glimpse of it, then its neighbours
 RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it documents no code
 MAX_CANDIDATES = 400
-MAX_POSTINGS_PER_TERM = 20_000  # a term in that many nodes says little; skip its tail
 
 
 @dataclass(frozen=True)
@@ -65,37 +66,57 @@ def _prior(centrality: float, node: NodeRow) -> float:
     return 0.6 * centrality + 0.4 * documented
 
 
-def lexical(index, text: str) -> dict[int, tuple[float, str]]:
-    """BM25 over the postings table: node rowid -> (combined match, path), where the
-    combined match mixes the node's own score with its file's, both scaled to [0, 1]."""
+def lexical(index, text: str, related: dict[str, float] | None = None) -> dict[int, tuple[float, str]]:
+    """BM25 over the packed postings, as arrays: node rowid -> (combined match, path)
+    for the nodes worth a closer look (the best by what the fused score will make of
+    them, the anchors' related files counting). The combined match mixes the node's
+    own score with its file's (its best few nodes), both scaled to [0, 1]."""
     n_docs, avg_len = index.store.corpus_stats()
     if n_docs == 0:
         return {}
-    scores: dict[int, float] = defaultdict(float)
-    paths: dict[int, str] = {}
+    found = []
     for term in dict.fromkeys(terms(text)):
-        rows = index.store.postings_with_length(term, MAX_POSTINGS_PER_TERM)
-        if not rows:
+        nodes, files, tf, length = index.store.term_postings(term)
+        if len(nodes) == 0:
             continue
-        df = len(rows)
+        df = len(nodes)
         idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
-        for rowid, tf, length, path in rows:
-            scores[rowid] += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * (length or 0) / avg_len))
-            paths[rowid] = path
-    if not scores:
+        tf = tf.astype(np.float64)
+        found.append((nodes, files, idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg_len))))
+    if not found:
         return {}
-    per_file: dict[str, list[float]] = defaultdict(list)
-    for rowid, s in scores.items():
-        per_file[paths[rowid]].append(s)
-    file_score = {p: sum(sorted(v, reverse=True)[:FILE_MATCH_TOP]) for p, v in per_file.items()}
-    best_node, best_file = max(scores.values()), max(file_score.values())
-    factor = {p: RELEASE_NOTES_FACTOR if is_release_notes(p) else 1.0 for p in file_score}
+    nodes, node_of = np.unique(np.concatenate([f[0] for f in found]), return_inverse=True)
+    score = np.bincount(node_of, weights=np.concatenate([f[2] for f in found]))
+    file_of_node = np.empty(len(nodes), dtype=np.int64)
+    file_of_node[node_of] = np.concatenate([f[1] for f in found])
+    files, file_index = np.unique(file_of_node, return_inverse=True)
+    by_file = np.lexsort((-score, file_index))  # each file's nodes together, best first
+    grouped = file_index[by_file]
+    first_of_group = np.r_[0, np.flatnonzero(np.diff(grouped)) + 1]
+    place = np.arange(len(grouped)) - np.repeat(first_of_group, np.diff(np.r_[first_of_group, len(grouped)]))
+    best = place < FILE_MATCH_TOP
+    file_score = np.bincount(grouped[best], weights=score[by_file][best], minlength=len(files))
+    match = W_NODE_MATCH * score / score.max() + W_FILE_MATCH * file_score[file_index] / file_score.max()
+
+    key = W_LEXICAL * match
+    if related:
+        rowid_of = index.store.rowids_of_ids(related)
+        boost = {rowid_of[p]: w for p, w in related.items() if p in rowid_of}
+        key = key + W_PROXIMITY * np.array([boost.get(int(f), 0.0) for f in files])[file_index]
+    keep = np.union1d(_top(key, MAX_CANDIDATES), _top(match, PPR_LEXICAL_SEEDS))
+    paths = index.store.ids_of_rowids(int(f) for f in np.unique(file_of_node[keep]))
     out = {}
-    for rowid, s in scores.items():
-        path = paths[rowid]
-        match = W_NODE_MATCH * s / best_node + W_FILE_MATCH * file_score[path] / best_file
-        out[rowid] = (match * factor[path], path)
+    for i in keep:
+        path = paths.get(int(file_of_node[i]))
+        if path is not None:
+            factor = RELEASE_NOTES_FACTOR if is_release_notes(path) else 1.0
+            out[int(nodes[i])] = (float(match[i]) * factor, path)
     return out
+
+
+def _top(values: np.ndarray, n: int) -> np.ndarray:
+    """Indexes of the n largest values (any order)."""
+    return np.argpartition(-values, n)[:n] if len(values) > n else np.arange(len(values))
 
 
 def _is_test_pair(a: str, b: str) -> bool:
@@ -149,10 +170,10 @@ def related_files(index, anchor_files: set[str]) -> dict[str, float]:
 def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[Candidate]:
     """Candidates best first. With anchors, every node within one hop of one ranks
     above every node that is not (G4); inside each tier the fused score decides."""
-    matched = lexical(index, text)
     hops = index.graph.hops(seeds, max_hops=2) if seeds else {}
     anchor_files = {s.partition("#")[0] for s in seeds}
     related = related_files(index, anchor_files) if seeds else {}
+    matched = lexical(index, text, related)
 
     # Personalized PageRank from the anchors (and, more weakly, the best matches)
     # over their neighbourhood: how much of the anchors' attention reaches a node.
