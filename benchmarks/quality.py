@@ -67,6 +67,11 @@ Systems (all run in the same command, on the same snapshots and file set).
                LITELLM_LOCAL_MODEL_COST_MAP=True. When it can't run, the output says
                "aider: not run (reason)".
 
+Ablation (on request: --systems repo-graph,repo-graph:lexical,repo-graph:graph,...):
+  repo-graph:lexical   the same provider with only BM25F weighing (proximity and
+               prior weights 0); repo-graph:graph adds closeness to the anchors
+               (prior 0); plain repo-graph is everything. The G4 tiers stay.
+
 Output: a Markdown table per repository (system x task; cases, R@5, R@10, MRR,
 budget precision, tokens) with wall times, and the exact command; --json prints
 everything, per case too, as JSON instead.
@@ -97,7 +102,18 @@ BUDGET_FRAMES = 64
 MAX_SOURCE_FILES = 8
 MIN_WORDS = 4
 K1, B = 1.2, 0.75
-ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider")
+ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:lexical", "repo-graph:graph")
+# The ablation (not run by default): repo-graph with some of its signals weighed 0.
+# "lexical" is BM25F alone; "graph" adds closeness to the anchors; the full system
+# adds the PageRank prior. The G4 tiers stay: the protocol requires them.
+ABLATIONS = {
+    "repo-graph:lexical": {"W_LEXICAL": 1.0, "W_PROXIMITY": 0.0, "W_PRIOR": 0.0},
+    "repo-graph:graph": {"W_LEXICAL": 0.60 / 0.90, "W_PROXIMITY": 0.30 / 0.90, "W_PRIOR": 0.0},
+}
+import json as _j, os as _o
+ABLATIONS.update(_j.loads(_o.environ.get("QUALITY_EXPERIMENTS", "{}")))
+ALL_SYSTEMS = ALL_SYSTEMS + tuple(k for k in ABLATIONS if k not in ALL_SYSTEMS)
+DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
 DOC_DIRS = frozenset({"doc", "docs", "docs_src", "documentation"})
 DEFAULT_AIDER_VENV = Path("/tmp/aider-venv/bin/python")
 
@@ -548,6 +564,19 @@ def frame_path(frame) -> str:
     return frame.id.partition("#")[0]
 
 
+def run_ablation(system: str, snaps: Snapshots, case: Case, anchor: str | None):
+    from repo_graph import ranking
+
+    saved = {name: getattr(ranking, name) for name in ABLATIONS[system]}
+    try:
+        for name, value in ABLATIONS[system].items():
+            setattr(ranking, name, value)
+        return run_repo_graph(snaps, case, anchor)
+    finally:
+        for name, value in saved.items():
+            setattr(ranking, name, value)
+
+
 def run_repo_graph(snaps: Snapshots, case: Case, anchor: str | None):
     anchors = (anchor,) if anchor else ()
     big = snaps.provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=RANK_FRAMES,
@@ -739,6 +768,8 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
                     try:
                         if system == "repo-graph":
                             ranked, packed = run_repo_graph(snaps, case, anchor)
+                        elif system in ABLATIONS:
+                            ranked, packed = run_ablation(system, snaps, case, anchor)
                         elif system == "bm25-files":
                             ranked, packed = run_bm25_files(corpora, case, anchor)
                         elif system == "bm25-symbols":
@@ -854,7 +885,7 @@ def main(argv=None) -> int:
     parser.add_argument("--max-history", type=int, default=5000,
                         help="scan at most this many first-parent commits (default 5000)")
     parser.add_argument("--ref", default="HEAD")
-    parser.add_argument("--systems", default=",".join(ALL_SYSTEMS),
+    parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS),
                         help=f"comma-separated, from {','.join(ALL_SYSTEMS)}")
     parser.add_argument("--aider-python", help="the python of an environment with aider-chat")
     parser.add_argument("--tmp", help="where the temporary work trees and caches go (default: $TMPDIR)")

@@ -8,8 +8,8 @@ Dask `distributed` client's executor to go past one machine (docs/scale-out.md).
 
 from __future__ import annotations
 
+import queue
 import threading
-from concurrent.futures import FIRST_COMPLETED, wait
 from pathlib import Path
 
 from grammars import Registry
@@ -68,25 +68,61 @@ def tasks(items: list[tuple[WalkedFile, str | None]], task_bytes: int = TASK_BYT
         yield batch
 
 
+BACKLOG_TASKS = 16  # finished tasks waiting for the writer, at most
+
+
 def run(executor, root: str, items, max_file_bytes: int, in_flight: int, tools=None):
-    """Yield (walked, result) for every item. Serial in this thread when executor is None."""
+    """Yield (walked, result) for every item. Serial in this thread when executor is None.
+
+    A feeder thread keeps `in_flight` tasks running while the caller writes what came
+    back, so the workers never wait for the writer's commit; at most BACKLOG_TASKS
+    finished tasks wait for the caller, so memory stays bounded by the task size."""
     if executor is None:
         for task in tasks(items):
             yield from parse_task(root, task, max_file_bytes, tools)
         return
-    queue = iter(tasks(items))
-    running = set()
-    for task in queue:
-        running.add(executor.submit(parse_task, root, task, max_file_bytes))
-        if len(running) >= in_flight:
-            break
-    while running:
-        done, running = wait(running, return_when=FIRST_COMPLETED)
-        for future in done:
-            yield from future.result()
-            nxt = next(queue, None)
-            if nxt is not None:
-                running.add(executor.submit(parse_task, root, nxt, max_file_bytes))
+    running = threading.Semaphore(in_flight)
+    unread = threading.Semaphore(in_flight + BACKLOG_TASKS)
+    done: queue.Queue = queue.Queue()
+    stop = threading.Event()
+
+    def finished(future):
+        running.release()
+        done.put(future)
+
+    def feed():
+        submitted = 0
+        try:
+            for task in tasks(items):
+                unread.acquire()
+                running.acquire()
+                if stop.is_set():
+                    break
+                executor.submit(parse_task, root, task, max_file_bytes).add_done_callback(finished)
+                submitted += 1
+        except BaseException as exc:  # a broken executor: the caller hears of it
+            done.put(exc)
+        done.put(("submitted", submitted))
+
+    feeder = threading.Thread(target=feed, name="repo-graph-feed", daemon=True)
+    feeder.start()
+    received, expected = 0, None
+    try:
+        while expected is None or received < expected:
+            got = done.get()
+            if isinstance(got, tuple):
+                expected = got[1]
+                continue
+            if isinstance(got, BaseException):
+                raise got
+            received += 1
+            unread.release()
+            yield from got.result()
+    finally:
+        stop.set()
+        unread.release()  # a feeder waiting for room wakes, sees stop, and ends
+        running.release()
+        feeder.join()
 
 
 __all__ = ["run", "parse_task", "tasks", "SAME", "FileRecord"]

@@ -24,6 +24,7 @@ B = 0.75
 W_LEXICAL = 0.60  # what the question asks for decides most
 W_PROXIMITY = 0.30  # G3: closeness to the files the user has open
 W_PRIOR = 0.10  # breaks ties toward central, documented nodes
+W_BOOST = 0.0  # EXPERIMENT
 # Inside the lexical signal: a node's own match, and how well its file matches as a
 # whole (a commit message describes a change to files more than to one function).
 W_NODE_MATCH = 0.55
@@ -215,11 +216,12 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     for node_id, node in by_id.items():
         if node.kind == "file" or not keep(node):
             continue
+        close = closeness(node_id, node.path)
         fused = (
-            W_LEXICAL * lex.get(node_id, 0.0)
-            + W_PROXIMITY * closeness(node_id, node.path)
+            W_LEXICAL * lex.get(node_id, 0.0) * (1 + W_BOOST * close)
+            + W_PROXIMITY * close
             + W_PRIOR * _prior(centrality.get(node_id, 0.0), node)
-        )
+        ) / (W_LEXICAL * (1 + W_BOOST) + W_PROXIMITY + W_PRIOR)
         hop = hops.get(node_id)
         if seeds:
             # G4: two tiers, both inside [0, 1]: anchored in [0.5, 1], the rest below.
