@@ -45,6 +45,7 @@ class Resolver:
             self.by_dir[posixpath.dirname(path)].append(path)
             self.by_name[posixpath.basename(path)].append(path)
         self.symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)  # name -> [(id, path)]
+        self._by_path: dict[str, dict[str, list[str]]] = {}  # common name -> path -> ids, built on demand
         self.qualified: dict[str, list[str]] = defaultdict(list)  # Class.method -> ids
         for name, node_id, path, sym_kind in store.symbol_names():
             if sym_kind == "module":
@@ -173,17 +174,27 @@ class Resolver:
         return []
 
     # -- uses -----------------------------------------------------------------
-    def use_targets(self, path: str, name: str, imported: set[str]) -> list[str]:
+    def use_targets(self, path: str, name: str, imported: list[str]) -> list[str]:
+        """`imported`: the files `path` imports, sorted."""
         name = name.strip()
         if "::" in name or ("." in name and name in self.qualified):
             return self.qualified.get(name.replace("::", "."), [])[:MAX_GLOBAL_MATCHES]
         found = self.symbols.get(name)
         if not found:
             return []
-        local = [i for i, p in found if p == path]
+        if len(found) <= 8:
+            local = [i for i, p in found if p == path]
+            near = [i for q in imported for i, p in found if p == q] if not local else []
+        else:  # `get`, `__init__`: a scan per use would cost uses x definitions
+            by_path = self._by_path.get(name)
+            if by_path is None:
+                by_path = self._by_path[name] = defaultdict(list)
+                for i, p in found:
+                    by_path[p].append(i)
+            local = by_path.get(path)
+            near = [i for q in imported for i in by_path.get(q, ())] if not local else []
         if local:
             return local[:MAX_GLOBAL_MATCHES]
-        near = [i for i, p in found if p in imported]
         if near:
             return near[:MAX_GLOBAL_MATCHES]
         return [i for i, _ in found] if len(found) <= MAX_GLOBAL_MATCHES else []
@@ -228,6 +239,7 @@ class Resolver:
                 if dst != path:
                     imported[path].add(dst)
                     links.add((path, path, dst, IMPORTS))
+        imports_sorted = {p: sorted(found) for p, found in imported.items()}
         for path, src, name, kind in self.store.refs_of(paths):
             if kind == "doc":
                 if is_release_notes(path) or doc_links[src] >= MAX_DOC_TARGETS:
@@ -238,7 +250,7 @@ class Resolver:
                         doc_links[src] += 1
                 continue
             rel = CALLS if kind == "call" else REFERENCES
-            for dst in self.use_targets(path, name, imported[path]):
+            for dst in self.use_targets(path, name, imports_sorted.get(path, ())):
                 if dst != src:
                     links.add((path, src, dst, rel))
         for path in paths:
