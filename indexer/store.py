@@ -307,14 +307,12 @@ class Store:
         return [n for _, n in self._nodes("WHERE path=? ORDER BY start_line", (path,))]
 
     def find_by_name(self, name: str, limit: int = 50) -> list[NodeRow]:
-        """Symbols whose name, qualified name or title is `name` (bare-name anchors)."""
-        return [
-            n
-            for _, n in self._nodes(
-                "WHERE kind!='file' AND (name=? OR title=? OR substr(id, instr(id,'#')+1)=?) LIMIT ?",
-                (name, name, name, limit),
-            )
-        ]
+        """Symbols whose name, qualified name or title is `name` (bare-name anchors).
+        Looked up by the indexed name (the whole text, or its last dotted part), so a
+        kernel-sized index answers as fast as a small one."""
+        last = name.rsplit(".", 1)[-1]
+        rows = self._nodes("WHERE name IN (?, ?) AND kind!='file' ORDER BY rowid", (name, last))
+        return [n for _, n in rows if name in (n.name, n.title, n.id.partition("#")[2])][:limit]
 
     def paths_under(self, prefix: str) -> list[str]:
         """Indexed files whose path starts with `prefix` (a directory and a slash)."""
