@@ -107,12 +107,9 @@ ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:
 # "lexical" is BM25F alone; "graph" adds closeness to the anchors; the full system
 # adds the PageRank prior. The G4 tiers stay: the protocol requires them.
 ABLATIONS = {
-    "repo-graph:lexical": {"W_LEXICAL": 1.0, "W_PROXIMITY": 0.0, "W_PRIOR": 0.0},
-    "repo-graph:graph": {"W_LEXICAL": 0.60 / 0.90, "W_PROXIMITY": 0.30 / 0.90, "W_PRIOR": 0.0},
+    "repo-graph:lexical": {"W_CLOSENESS_BOOST": 0.0, "W_PROXIMITY": 0.0, "W_PRIOR": 0.0},
+    "repo-graph:graph": {"W_PRIOR": 0.0},
 }
-import json as _j, os as _o
-ABLATIONS.update(_j.loads(_o.environ.get("QUALITY_EXPERIMENTS", "{}")))
-ALL_SYSTEMS = ALL_SYSTEMS + tuple(k for k in ABLATIONS if k not in ALL_SYSTEMS)
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
 DOC_DIRS = frozenset({"doc", "docs", "docs_src", "documentation"})
 DEFAULT_AIDER_VENV = Path("/tmp/aider-venv/bin/python")
