@@ -71,14 +71,14 @@ def tasks(items: list[tuple[WalkedFile, str | None]], task_bytes: int = TASK_BYT
 BACKLOG_TASKS = 16  # finished tasks waiting for the writer, at most
 
 
-def run(executor, root: str, items, max_file_bytes: int, in_flight: int, tools=None):
+def run(executor, root: str, items, max_file_bytes: int, in_flight: int, tools=None, task_bytes: int = TASK_BYTES):
     """Yield (walked, result) for every item. Serial in this thread when executor is None.
 
     A feeder thread keeps `in_flight` tasks running while the caller writes what came
     back, so the workers never wait for the writer's commit; at most BACKLOG_TASKS
     finished tasks wait for the caller, so memory stays bounded by the task size."""
     if executor is None:
-        for task in tasks(items):
+        for task in tasks(items, task_bytes):
             yield from parse_task(root, task, max_file_bytes, tools)
         return
     running = threading.Semaphore(in_flight)
@@ -93,7 +93,7 @@ def run(executor, root: str, items, max_file_bytes: int, in_flight: int, tools=N
     def feed():
         submitted = 0
         try:
-            for task in tasks(items):
+            for task in tasks(items, task_bytes):
                 unread.acquire()
                 running.acquire()
                 if stop.is_set():

@@ -122,3 +122,60 @@ def test_a_file_that_cannot_be_indexed_is_reported_and_the_rest_is_indexed(tmp_p
     summary = index.refresh()
     assert index.store.node("good.py#good") is not None
     assert index.store.file_state("bad.py").status == "error" and summary.warnings == 1
+
+
+def test_postings_are_exact_per_node_and_leave_with_their_file(tmp_path):
+    """BM25F postings, packed per (term, file): every node's weighted tf comes back for
+    its own rowid, and deleting or editing a file takes its postings along."""
+    from collections import Counter
+
+    from indexer.parse import W_BODY, W_NAME, W_SIGNATURE
+    from indexer.terms import terms
+
+    make_repo(tmp_path, {
+        "a.py": "def retry_policy():\n    return backoff + backoff\n",
+        "b.py": "def other():\n    return backoff\n",
+    })
+    index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
+    index.refresh()
+    nodes, files, tf, _length = index.store.term_postings("backoff")
+    ids = index.store.ids_of_rowids(int(n) for n in nodes)
+    got = {ids[int(n)]: float(t) for n, t in zip(nodes, tf)}
+    assert got["a.py#retry_policy"] == W_BODY * 2 and got["b.py#other"] == W_BODY * 1
+    assert {ids[int(n)].partition("#")[0] for n in nodes} == set(index.store.ids_of_rowids(int(f) for f in files).values())
+    nodes, _, tf, _ = index.store.term_postings("retry")
+    assert [index.store.ids_of_rowids([int(nodes[0])])[int(nodes[0])]] == ["a.py#retry_policy"]
+    # "retry" in the name, in the signature line and in the body (its own lines)
+    assert float(tf[0]) == (W_NAME + W_SIGNATURE + W_BODY) * Counter(terms("retry_policy"))["retry"]
+
+    (tmp_path / "a.py").unlink()
+    (tmp_path / "b.py").write_text("def other():\n    return 1\n")
+    index.refresh()
+    assert len(index.store.term_postings("backoff")[0]) == 0
+    assert len(index.store.term_postings("retry")[0]) == 0
+    index.close()
+
+
+def test_feeder_yields_every_file_once_and_stops_cleanly(tmp_path):
+    """pool.run through an executor: every item comes back once, in any order, and a
+    caller that stops early does not leave the feeder blocked."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from indexer import pool
+    from indexer.walk import WalkedFile
+
+    for i in range(40):
+        (tmp_path / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n" * 50)
+    items = [(WalkedFile(f"m{i}.py", (tmp_path / f"m{i}.py").stat().st_size, 0, 0), None) for i in range(40)]
+    with ThreadPoolExecutor(2) as executor:
+        got = [w.path for w, record in pool.run(executor, str(tmp_path), items, 1 << 20, in_flight=2)]
+        assert sorted(got) == sorted(w.path for w, _ in items)
+        # One file per task: more tasks than in flight and backlog, so stopping early
+        # leaves the feeder waiting for room; close() must wake and end it.
+        stream = pool.run(executor, str(tmp_path), items, 1 << 20, in_flight=2, task_bytes=1)
+        next(stream)
+        closing = threading.Thread(target=stream.close)
+        closing.start()
+        closing.join(20)
+        assert not closing.is_alive(), "the feeder did not stop"
