@@ -207,8 +207,10 @@ class RepoIndex:
             changed, self._touched_paths = self._touched_paths, set()
             old_ids, new_ids = self._old_ids, self._new_ids
             self._old_ids, self._new_ids = {}, {}
-        resolver = Resolver(self.store, self.registry)
-        if len(changed) >= TRACK_IDS_FILES or len(changed) > FULL_RESOLVE_SHARE * max(len(resolver.files), 1):
+        files = self.store.file_count()
+        full = len(changed) >= TRACK_IDS_FILES or len(changed) > FULL_RESOLVE_SHARE * max(files, 1)
+        resolver = Resolver(self.store, self.registry, every_symbol=full)
+        if full:
             affected = set(resolver.files) | changed
         else:
             affected = set(changed) | self._reach(changed, old_ids, new_ids, resolver)
@@ -333,7 +335,7 @@ class RepoIndex:
             # The prior is a slow-moving, whole-graph signal: recompute it once enough
             # of the repository has changed since the last time, not on every save.
             drift = int(self.store.get_meta("prior_drift") or 0) + changed
-            if self.store.get_meta("prior_drift") is None or drift > PRIOR_DRIFT_SHARE * max(self.store.counts()["files"], 1):
+            if self.store.get_meta("prior_drift") is None or drift > PRIOR_DRIFT_SHARE * max(self.store.file_count(), 1):
                 self._update_prior()
                 lap("prior")
                 drift = 0

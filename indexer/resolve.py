@@ -35,7 +35,11 @@ def is_release_notes(path: str) -> bool:
 class Resolver:
     """The repository-wide lookups resolution needs, built once per pass."""
 
-    def __init__(self, store, registry: Registry):
+    def __init__(self, store, registry: Registry, *, every_symbol: bool = True):
+        """every_symbol: load the whole definition table up front (a full pass); else
+        look names up in the store as uses ask for them (a few changed files in a
+        kernel-sized index, where loading millions of definitions would take longer
+        than the update)."""
         self.store = store
         self.registry = registry
         self.files = store.indexed_files()  # path -> language
@@ -44,16 +48,35 @@ class Resolver:
         for path in self.files:
             self.by_dir[posixpath.dirname(path)].append(path)
             self.by_name[posixpath.basename(path)].append(path)
-        self.symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)  # name -> [(id, path)]
         self._by_path: dict[str, dict[str, list[str]]] = {}  # common name -> path -> ids, built on demand
+        self._lazy = not every_symbol
+        self._looked_up: set[str] = set()
+        self.symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)  # name -> [(id, path)]
         self.qualified: dict[str, list[str]] = defaultdict(list)  # Class.method -> ids
-        for name, node_id, path, sym_kind in store.symbol_names():
-            if sym_kind == "module":
-                continue
-            self.symbols[name].append((node_id, path))
-            qual = node_id.partition("#")[2]
-            if "." in qual:
-                self.qualified[qual].append(node_id)
+        if every_symbol:
+            for name, node_id, path, sym_kind in store.symbol_names():
+                self._add(name, node_id, path, sym_kind)
+
+    def _add(self, name: str, node_id: str, path: str, sym_kind: str) -> None:
+        if sym_kind == "module":
+            return
+        self.symbols[name].append((node_id, path))
+        qual = node_id.partition("#")[2]
+        if "." in qual:
+            self.qualified[qual].append(node_id)
+
+    def _defs(self, name: str) -> list[tuple[str, str]]:
+        """(id, path) of every definition of `name`."""
+        if self._lazy and name not in self._looked_up:
+            self._looked_up.add(name)
+            for row in self.store.symbols_named(name):
+                self._add(*row)
+        return self.symbols.get(name, [])
+
+    def _qualified(self, qual: str) -> list[str]:
+        """Ids whose qualified name is `qual` (`Class.method`)."""
+        self._defs(qual.rsplit(".", 1)[-1])
+        return self.qualified.get(qual, [])
 
     # -- imports --------------------------------------------------------------
     def _first(self, candidates) -> str | None:
@@ -177,9 +200,9 @@ class Resolver:
     def use_targets(self, path: str, name: str, imported: list[str]) -> list[str]:
         """`imported`: the files `path` imports, sorted."""
         name = name.strip()
-        if "::" in name or ("." in name and name in self.qualified):
-            return self.qualified.get(name.replace("::", "."), [])[:MAX_GLOBAL_MATCHES]
-        found = self.symbols.get(name)
+        if "::" in name or ("." in name and self._qualified(name)):
+            return self._qualified(name.replace("::", "."))[:MAX_GLOBAL_MATCHES]
+        found = self._defs(name)
         if not found:
             return []
         if len(found) <= 8:
@@ -204,9 +227,9 @@ class Resolver:
         for candidate in (posixpath.normpath(posixpath.join(here, name)), name.lstrip("./")):
             if candidate in self.files:
                 return [candidate]
-        found = self.symbols.get(name.rsplit(".", 1)[-1].replace("::", "."), [])
+        found = self._defs(name.replace("::", ".").rsplit(".", 1)[-1])
         if "." in name or "::" in name:
-            qual = self.qualified.get(name.replace("::", "."), [])
+            qual = self._qualified(name.replace("::", "."))
             if qual:
                 return qual[:MAX_GLOBAL_MATCHES]
             found = [(i, p) for i, p in found if i.endswith(name.replace("::", "."))]

@@ -344,7 +344,14 @@ class Store:
     def symbol_names(self) -> list[tuple[str, str, str, str]]:
         """(name, id, path, sym_kind) of every symbol: the name index for references."""
         with self.lock:
-            return self.db.execute("SELECT name, id, path, sym_kind FROM nodes WHERE kind='symbol'").fetchall()
+            return self.db.execute("SELECT name, id, path, sym_kind FROM nodes WHERE kind='symbol' ORDER BY rowid").fetchall()
+
+    def symbols_named(self, name: str) -> list[tuple[str, str, str, str]]:
+        """symbol_names() for one name, through the name index."""
+        with self.lock:
+            return self.db.execute(
+                "SELECT name, id, path, sym_kind FROM nodes WHERE name=? AND kind='symbol' ORDER BY rowid", (name,)
+            ).fetchall()
 
     def imports_of(self, paths) -> list[tuple[str, str, int, str]]:
         return self._in("SELECT path, target, line, names FROM imports WHERE path IN ({})", paths)
@@ -454,6 +461,10 @@ class Store:
                 n, avg = self.db.execute("SELECT count(*), avg(length) FROM nodes WHERE kind!='file'").fetchone()
                 self._corpus_stats = (version, (int(n or 0), float(avg or 1.0)))
             return self._corpus_stats[1]
+
+    def file_count(self) -> int:
+        with self.lock:
+            return self.db.execute("SELECT count(*) FROM files WHERE status='ok'").fetchone()[0]
 
     def counts(self) -> dict[str, int]:
         with self.lock:

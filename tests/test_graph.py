@@ -120,3 +120,19 @@ def test_g4_anchored_file_leads_to_its_imports_and_callers(provider_factory, tmp
     for rel, target in sorted(rels):
         frames = p.query(goal="run", anchors=[target])["result"]["frames"]
         assert frames and (frames[0]["uri"] == target or any(r["target_uri"] == target for r in frames[0]["relations"])), target
+
+
+def test_incremental_resolution_gives_the_links_a_full_index_gives(mixed, tmp_path):
+    """An update resolves names through the store, one name at a time (no whole
+    definition table); it must end where indexing the same tree from scratch ends."""
+    index, _ = mixed
+    root = index.root
+    (root / "pkg" / "c.py").write_text("def other():\n    return helper_two()\n\ndef helper_two():\n    return 2\n")
+    (root / "pkg" / "b.py").write_text("import pkg.c\n\ndef helper():\n    return pkg.c.helper_two()\n")
+    (root / "docs" / "guide.md").write_text("# Guide\n\nCall `helper_two` and `Store`.\n")
+    assert all(index.update(["pkg/c.py", "pkg/b.py", "docs/guide.md"]).values())
+    fresh = RepoIndex(root, cache_dir=tmp_path / "fresh-cache")
+    fresh.refresh()
+    assert sorted(index.store.all_edges()) == sorted(fresh.store.all_edges())
+    assert ("pkg/b.py#helper", "pkg/c.py#helper_two") in links(index, "code.calls")
+    fresh.close()
