@@ -55,6 +55,7 @@ SYMBOLS_PER_RELATED_FILE = 6
 ANCHOR_FILE_FRAMES = 2  # the host has an anchored file open: a glimpse of it, then its neighbours
 RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it documents no code
 MAX_CANDIDATES = 400
+COMMON_POSTINGS = 20_000  # past this many nodes, a term scores only files rarer terms matched
 
 
 @dataclass(frozen=True)
@@ -85,15 +86,21 @@ def lexical(index, text: str, related: dict[str, float] | None = None) -> dict[i
     n_docs, avg_len = index.store.corpus_stats()
     if n_docs == 0:
         return {}
+    lists = [index.store.term_postings(term) for term in dict.fromkeys(terms(text))]
+    lists = sorted((p for p in lists if len(p[0])), key=lambda p: len(p[0]))  # rarest first
     found = []
-    for term in dict.fromkeys(terms(text)):
-        nodes, files, tf, length = index.store.term_postings(term)
-        if len(nodes) == 0:
-            continue
+    matched_files = None
+    for nodes, files, tf, length in lists:
         df = len(nodes)
         idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+        if matched_files is not None and df > COMMON_POSTINGS:
+            # A term in this many nodes (`dev` in the kernel) only re-weighs the files
+            # the rarer terms found; its long tail would cost more than it says.
+            inside = np.isin(files, matched_files)
+            nodes, files, tf, length = nodes[inside], files[inside], tf[inside], length[inside]
         tf = tf.astype(np.float64)
         found.append((nodes, files, idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg_len))))
+        matched_files = np.unique(files) if matched_files is None else np.union1d(matched_files, files)
     if not found:
         return {}
     nodes, node_of = np.unique(np.concatenate([f[0] for f in found]), return_inverse=True)
