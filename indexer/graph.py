@@ -10,6 +10,7 @@ compact scipy arrays when the index changes.
 from __future__ import annotations
 
 import math
+from array import array
 
 PAGERANK_DAMPING = 0.85
 PAGERANK_ITERATIONS = 60
@@ -100,8 +101,8 @@ class CodeGraph:
         from scipy import sparse
 
         index: dict[str, int] = {}
-        src: list[int] = []
-        dst: list[int] = []
+        src = array("i")  # 4 bytes an edge, not a Python int object (the kernel has ~8M)
+        dst = array("i")
         with self.store.lock:
             rows = self.store.db.execute(
                 "SELECT src, dst FROM links WHERE rel IN ('code.calls','code.references','code.imports','doc.documents')"
@@ -112,8 +113,8 @@ class CodeGraph:
         n = len(index)
         if n == 0:
             return {}
-        s = np.asarray(src, dtype=np.int32)
-        d = np.asarray(dst, dtype=np.int32)
+        s = np.frombuffer(src, dtype=np.int32)
+        d = np.frombuffer(dst, dtype=np.int32)
         del src, dst
         weights = np.ones(len(s), dtype=np.float64)
         matrix = sparse.csr_matrix((weights, (s, d)), shape=(n, n))

@@ -48,6 +48,7 @@ class Resolver:
         for path in self.files:
             self.by_dir[posixpath.dirname(path)].append(path)
             self.by_name[posixpath.basename(path)].append(path)
+        self._path_of = {p: p for p in self.files}
         self._by_path: dict[str, dict[str, list[str]]] = {}  # common name -> path -> ids, built on demand
         self._lazy = not every_symbol
         self._looked_up: set[str] = set()
@@ -60,6 +61,7 @@ class Resolver:
     def _add(self, name: str, node_id: str, path: str, sym_kind: str) -> None:
         if sym_kind == "module":
             return
+        path = self._path_of.get(path, path)  # one string per file, not one per definition
         self.symbols[name].append((node_id, path))
         qual = node_id.partition("#")[2]
         if "." in qual:
