@@ -71,7 +71,7 @@ class Resolver:
         """(id, path) of every definition of `name`."""
         if self._lazy and name not in self._looked_up:
             self._looked_up.add(name)
-            for row in self.store.symbols_named(name):
+            for row in self.store.symbol_names(name):
                 self._add(*row)
         return self.symbols.get(name, [])
 

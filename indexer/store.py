@@ -341,16 +341,13 @@ class Store:
         with self.lock:
             return dict(self.db.execute("SELECT path, language FROM files WHERE status='ok'"))
 
-    def symbol_names(self) -> list[tuple[str, str, str, str]]:
-        """(name, id, path, sym_kind) of every symbol: the name index for references."""
-        with self.lock:
-            return self.db.execute("SELECT name, id, path, sym_kind FROM nodes WHERE kind='symbol' ORDER BY rowid").fetchall()
-
-    def symbols_named(self, name: str) -> list[tuple[str, str, str, str]]:
-        """symbol_names() for one name, through the name index."""
+    def symbol_names(self, name: str | None = None) -> list[tuple[str, str, str, str]]:
+        """(name, id, path, sym_kind) of every symbol, or of those called `name`
+        (through the name index): what references resolve against."""
+        where, args = ("name=? AND ", (name,)) if name is not None else ("", ())
         with self.lock:
             return self.db.execute(
-                "SELECT name, id, path, sym_kind FROM nodes WHERE name=? AND kind='symbol' ORDER BY rowid", (name,)
+                f"SELECT name, id, path, sym_kind FROM nodes WHERE {where}kind='symbol' ORDER BY rowid", args
             ).fetchall()
 
     def imports_of(self, paths) -> list[tuple[str, str, int, str]]:
