@@ -74,11 +74,12 @@ def _node(node_id, path, kind, sym_kind, name, title, first, last, span: bytes, 
           head_end=None):
     digest = sha256(span)
     try:
-        size, content_digest = len(span), digest  # valid UTF-8: the content is these very bytes
         span.decode("utf-8")
     except UnicodeDecodeError:
         content = span.decode("utf-8", "replace").encode("utf-8")
         size, content_digest = len(content), sha256(content)
+    else:
+        size, content_digest = len(span), digest  # valid UTF-8: the content is these very bytes
     return NodeRow(
         id=node_id,
         path=path,
@@ -99,8 +100,9 @@ def _node(node_id, path, kind, sym_kind, name, title, first, last, span: bytes, 
     )
 
 
-def parse(rel: str, data: bytes, registry: Registry, extractor: Extractor) -> FileRecord:
-    digest = sha256(data)
+def parse(rel: str, data: bytes, registry: Registry, extractor: Extractor, digest: str | None = None) -> FileRecord:
+    """`digest`: sha256(data), when the caller has it already."""
+    digest = digest or sha256(data)
     if is_binary(data):
         return FileRecord(rel, digest, None, "binary")
     doc_format = sections_mod.doc_format(rel)

@@ -48,7 +48,7 @@ def parse_task(root: str, items: list[tuple[WalkedFile, str | None]], max_file_b
             out.append((walked, SAME))
             continue
         try:
-            out.append((walked, parse(walked.path, data, registry, extractor)))
+            out.append((walked, parse(walked.path, data, registry, extractor, digest)))
         except Exception as exc:  # one bad file must not sink the batch: keep it, say why
             out.append((walked, FileRecord(walked.path, digest, None, "error",
                                            warnings=[f"not indexed: {type(exc).__name__}: {exc}"])))
