@@ -136,3 +136,22 @@ def test_incremental_resolution_gives_the_links_a_full_index_gives(mixed, tmp_pa
     assert sorted(index.store.all_edges()) == sorted(fresh.store.all_edges())
     assert ("pkg/b.py#helper", "pkg/c.py#helper_two") in links(index, "code.calls")
     fresh.close()
+
+
+def test_a_very_common_term_only_reweighs_files_rarer_terms_found(tmp_path, monkeypatch):
+    """Ranking at kernel scale: past COMMON_POSTINGS nodes a term scores only the files
+    the query's rarer terms matched, and the rare match still leads."""
+    from repo_graph import ranking
+
+    files = {f"m{i}.py": f"def handler_{i}():\n    return data\n" for i in range(30)}
+    files["target.py"] = "def retry_budget():\n    return data\n"
+    index = RepoIndex(make_repo(tmp_path / "r", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    everything = ranking.lexical(index, "retry data")
+    monkeypatch.setattr(ranking, "COMMON_POSTINGS", 5)  # `data` (31 nodes) is now "very common"
+    pruned = ranking.lexical(index, "retry data")
+    assert {path for _, path in everything.values()} > {"target.py"}  # `data` alone reaches every file
+    assert {path for _, path in pruned.values()} == {"target.py"}
+    best = max(pruned.items(), key=lambda kv: kv[1][0])
+    assert index.store.ids_of_rowids([best[0]])[best[0]] == "target.py#retry_budget"
+    index.close()
