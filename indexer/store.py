@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .postings import unpack as unpack_postings
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # Lookup indexes that a bulk load drops and rebuilds once at the end (sorted builds
 # are far cheaper than millions of random inserts).
 _BULK_INDEXES = {
@@ -45,6 +45,8 @@ CREATE INDEX nodes_path ON nodes(path);
 CREATE TABLE edges(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
 CREATE INDEX edges_path ON edges(path);
 CREATE TABLE postings(term TEXT NOT NULL, file INTEGER NOT NULL, data BLOB NOT NULL);  -- indexer/postings.py
+CREATE TABLE corpus(id INTEGER PRIMARY KEY CHECK (id = 1), nodes INTEGER NOT NULL, length REAL NOT NULL);
+INSERT INTO corpus VALUES(1, 0, 0.0);
 CREATE TABLE refs(path TEXT NOT NULL, src TEXT NOT NULL, name TEXT NOT NULL, kind TEXT, line INTEGER);
 CREATE INDEX refs_path ON refs(path);
 CREATE TABLE imports(path TEXT NOT NULL, target TEXT NOT NULL, line INTEGER, names TEXT);
@@ -58,6 +60,8 @@ NODE_COLUMNS = (
     "id path kind sym_kind name title start_line end_line digest content_digest "
     "parent signature doc length bytes head_end"
 ).split()
+NODE_KIND = 1 + NODE_COLUMNS.index("kind")  # in put_files' rows, after the rowid
+NODE_LENGTH = 1 + NODE_COLUMNS.index("length")
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +130,6 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA cache_size=-65536")  # 64 MiB of page cache
-        self._corpus_stats = None
         self.rebuilt = self._ensure_schema()
         self.bulk_load(False)  # after a crash mid-bulk-load, the indexes come back here
 
@@ -233,6 +236,9 @@ class Store:
     def delete_file(self, path: str) -> list[str]:
         """Remove a file's rows; returns the ids of the nodes that went."""
         ids = [r[0] for r in self.db.execute("SELECT id FROM nodes WHERE path=?", (path,))]
+        self.db.execute(
+            "UPDATE corpus SET (nodes, length) = (SELECT corpus.nodes - count(*), corpus.length - coalesce(sum(nodes.length), 0) "
+            "FROM nodes WHERE path=? AND kind!='file')", (path,))
         self.db.execute("DELETE FROM postings WHERE file=(SELECT rowid FROM nodes WHERE id=?)", (path,))
         for table in ("nodes", "edges", "refs", "imports", "links", "files"):
             self.db.execute(f"DELETE FROM {table} WHERE path=?", (path,))
@@ -260,6 +266,8 @@ class Store:
             ref_rows += [(state.path, *r) for r in refs]
             import_rows += [(state.path, *i) for i in imports]
         posting_rows.sort()  # term order: the term index grows at its right edge, not at random
+        scored = [row[NODE_LENGTH] for row in node_rows if row[NODE_KIND] != "file"]
+        self.db.execute("UPDATE corpus SET nodes = nodes + ?, length = length + ?", (len(scored), sum(scored)))
         ex = self.db.executemany
         ex("INSERT INTO files VALUES(?,?,?,?,?,?,?,?,?,?)", files)
         ex(f"INSERT INTO nodes(rowid,{','.join(NODE_COLUMNS)}) VALUES(?,{','.join('?' * len(NODE_COLUMNS))})", node_rows)
@@ -450,14 +458,11 @@ class Store:
         ]
 
     def corpus_stats(self) -> tuple[int, float]:
-        """(number of scored nodes, average length), recounted only after a write
-        (ours, or another process's: SQLite's data_version tells)."""
+        """(number of scored nodes, their average length), kept up to date by every
+        write (a count over millions of nodes per query would cost a second)."""
         with self.lock:
-            version = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
-            if self._corpus_stats is None or self._corpus_stats[0] != version:
-                n, avg = self.db.execute("SELECT count(*), avg(length) FROM nodes WHERE kind!='file'").fetchone()
-                self._corpus_stats = (version, (int(n or 0), float(avg or 1.0)))
-            return self._corpus_stats[1]
+            n, total = self.db.execute("SELECT nodes, length FROM corpus").fetchone()
+        return int(n), (total / n if n else 1.0)
 
     def file_count(self) -> int:
         with self.lock:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 
+import pytest
+
 from grammars import Registry
 from indexer.digest import line_span, line_starts, sha256
 from indexer.extract import Extractor
@@ -179,3 +181,22 @@ def test_feeder_yields_every_file_once_and_stops_cleanly(tmp_path):
         closing.start()
         closing.join(20)
         assert not closing.is_alive(), "the feeder did not stop"
+
+
+def test_corpus_stats_follow_every_write(tmp_path):
+    """BM25's document count and average length are kept by each write, not counted
+    per query; they must equal a full count after adds, edits and deletes."""
+    make_repo(tmp_path, {"a.py": "def f():\n    return 1\n", "b.md": "# T\n\ntext here\n", "c.py": "X = 1\n"})
+    index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
+
+    def counted():
+        n, total = index.store.db.execute("SELECT count(*), sum(length) FROM nodes WHERE kind!='file'").fetchone()
+        return n, total / n
+
+    index.refresh()
+    assert index.store.corpus_stats() == pytest.approx(counted())
+    (tmp_path / "a.py").write_text("def f():\n    return 1\n\ndef g(x):\n    return x * 2 + f()\n")
+    (tmp_path / "c.py").unlink()
+    index.update(["a.py", "c.py"])
+    assert index.store.corpus_stats() == pytest.approx(counted())
+    index.close()
