@@ -20,21 +20,24 @@ from indexer.terms import terms
 # BM25 constants: the usual ones; code bodies vary in length as much as prose does.
 K1 = 1.2
 B = 0.75
-# Fusion weights, chosen on benchmarks/quality.py (flask, gin, ripgrep; 60 cases
-# each, ablation in benchmarks/README.md). Closeness to the anchors multiplies the
-# match: a node near the open file that also matches the question is what the
-# developer needs next; one that matches nothing gets only a nudge. The prior breaks
-# ties toward central, documented nodes; more of it lost recall in the ablation.
+# Fusion weights, chosen on benchmarks/quality.py (ablation in benchmarks/README.md:
+# flask, gin, ripgrep at 60 cases, then those and fastapi at 40). Closeness to the
+# anchors multiplies the match: a node near the open file that also matches the
+# question is what the developer needs next; one that matches nothing gets only a
+# nudge. The PageRank prior is computed and orders the overview for a question that
+# matches nothing, but in the fused score every weight tried (0.10, 0.03) lost recall
+# (it favours hubs and documented nodes over the specific file), so it weighs 0 here.
 W_LEXICAL = 0.60
 W_CLOSENESS_BOOST = 2.0  # G3: a match at closeness 1 counts three times
 W_PROXIMITY = 0.05  # closeness alone, without a match
-W_PRIOR = 0.03
+W_PRIOR = 0.0
 # Inside the lexical signal: a node's own match, and how well its file matches as a
 # whole (a commit message describes a change to files more than to one function).
 W_NODE_MATCH = 0.55
 W_FILE_MATCH = 0.45
 FILE_MATCH_TOP = 3  # a file's match is the sum of its best few nodes, not of all of them
 PROXIMITY_BY_HOP = {0: 1.0, 1: 0.8, 2: 0.35}
+IN_ANCHORED_FILE = 0.95  # inside an open file: closer than the most related other file (0.9)
 RELATED_FILE_SHARE = 0.9  # a symbol in the most related file is nearly one hop away
 PPR_SHARE = 0.8  # the node the anchors' PageRank reaches most is as close as one hop
 PPR_LEXICAL_SEEDS = 10  # the best matches also seed the walk, more weakly
@@ -210,7 +213,8 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     def closeness(node_id: str, path: str) -> float:
         hop = hops.get(node_id)
         by_hop = PROXIMITY_BY_HOP.get(hop, 0.0) if hop is not None else 0.0
-        return max(by_hop, RELATED_FILE_SHARE * related.get(path, 0.0), PPR_SHARE * spread.get(node_id, 0.0))
+        inside = IN_ANCHORED_FILE if path in anchor_files else 0.0
+        return max(by_hop, inside, RELATED_FILE_SHARE * related.get(path, 0.0), PPR_SHARE * spread.get(node_id, 0.0))
 
     # Candidates: the best matches by what the score will make of them, then the
     # anchors' neighbourhood, then (for a question that matches nothing) an overview.
