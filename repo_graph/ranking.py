@@ -233,7 +233,7 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     if not matched and not seeds:
         by_id.update((n.id, n) for n in index.store.prior_nodes(MAX_CANDIDATES))
 
-    centrality = index.store.priors(by_id)
+    centrality = index.store.priors(by_id) if W_PRIOR else {}  # weighed 0: no lookup per query
     out = []
     for node_id, node in by_id.items():
         if node.kind == "file" or not keep(node):
