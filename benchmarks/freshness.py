@@ -79,7 +79,7 @@ from grammars import Registry  # noqa: E402
 from indexer.walk import walk  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from index_speed import commit, copy_corpus, language_of  # noqa: E402  the same corpus and labels as index_speed
+from index_speed import commit, copy_corpus, emit, language_of  # noqa: E402  the same corpus and labels as index_speed
 
 TARGETS = {  # the project's targets (see benchmarks/README.md)
     "save_p95_s": 1.0,
@@ -564,10 +564,7 @@ def main(argv=None) -> int:
         else:
             shutil.rmtree(tmp, ignore_errors=True)
 
-    if args.json:
-        sys.stdout.write(json.dumps(res, indent=2, sort_keys=True) + "\n")
-    else:
-        print_table(res)
+    emit(res, args.json, print_table)
     return 0
 
 

@@ -407,6 +407,14 @@ def verdict(value, target) -> str:
     return "ok" if value <= target else "MISS"
 
 
+def emit(res: dict, as_json: bool, table) -> None:
+    """The figures on stdout: JSON, or the benchmark's table."""
+    if as_json:
+        sys.stdout.write(json.dumps(res, indent=2, sort_keys=True) + "\n")
+    else:
+        table(res)
+
+
 def print_table(res: dict) -> None:
     c = res["corpus"]
     out = sys.stdout
@@ -600,10 +608,7 @@ def main(argv=None) -> int:
         }
         res["targets"] = TARGETS
 
-    if args.json:
-        sys.stdout.write(json.dumps(res, indent=2, sort_keys=True) + "\n")
-    else:
-        print_table(res)
+    emit(res, args.json, print_table)
     return 0
 
 
