@@ -76,21 +76,31 @@ def _clean_comment(text: str) -> str:
     return "\n".join(lines).strip()
 
 
-def _docstring(node, source: bytes) -> str:
-    body = node.child_by_field_name("body")
-    target = body if body is not None else node
-    for child in target.named_children:
+def _docstring(body, source: bytes) -> str:
+    """`body`: a definition's body node, or the module's root."""
+    if body is None:
+        return ""
+    for i in range(body.named_child_count):
+        child = body.named_child(i)
         if child.type == "comment":
             continue
-        if child.type == "expression_statement" and child.named_children:
-            string = child.named_children[0]
-            if string.type in ("string", "concatenated_string"):
-                raw = source[string.start_byte : string.end_byte].decode("utf-8", "replace")
-                raw = re.sub(r"^[rRuUbBfF]*('''|\"\"\"|'|\")", "", raw)
-                raw = re.sub(r"('''|\"\"\"|'|\")$", "", raw)
-                return inspect.cleandoc(raw)[:MAX_DOC]
+        string = _string_statement(child)
+        if string is not None:
+            raw = source[string.start_byte : string.end_byte].decode("utf-8", "replace")
+            raw = re.sub(r"^[rRuUbBfF]*('''|\"\"\"|'|\")", "", raw)
+            raw = re.sub(r"('''|\"\"\"|'|\")$", "", raw)
+            return inspect.cleandoc(raw)[:MAX_DOC]
         return ""
     return ""
+
+
+def _string_statement(node):
+    """The string of a bare string statement (a docstring), else None."""
+    if node is not None and node.type == "expression_statement" and node.named_child_count:
+        first = node.named_child(0)
+        if first.type in ("string", "concatenated_string"):
+            return first
+    return None
 
 
 def _preceding_comments(node, source: bytes, comment_types: tuple[str, ...]) -> str:
@@ -111,26 +121,46 @@ def _preceding_comments(node, source: bytes, comment_types: tuple[str, ...]) -> 
     return _clean_comment("\n".join(reversed(parts)))[:MAX_DOC]
 
 
-def _head_end(node) -> int:
+def _head_end(node, body) -> int:
     """Last line (1-based) of a definition's head: signature, then docstring if any."""
-    body = node.child_by_field_name("body")
     if body is None:
         return _end_line(node)
     before = body.prev_sibling
     row = before.end_point.row if before is not None else body.start_point.row
-    first = body.named_children[0] if body.named_children else None
-    if first is not None and first.type == "expression_statement" and first.named_children \
-            and first.named_children[0].type in ("string", "concatenated_string"):
-        row = max(row, first.end_point.row)  # a docstring belongs to the head
+    docstring = _string_statement(body.named_child(0) if body.named_child_count else None)
+    if docstring is not None:
+        row = max(row, docstring.end_point.row)  # a docstring belongs to the head
     return min(row + 1, _end_line(node))
 
 
-def _signature(node, source: bytes) -> str:
-    body = node.child_by_field_name("body")
+def _signature(node, body, source: bytes) -> str:
     end = body.start_byte if body is not None and body.start_byte > node.start_byte else node.end_byte
     text = source[node.start_byte : end].decode("utf-8", "replace")
     text = text.split("\n", 1)[0] if body is None else text
     return " ".join(text.split()).rstrip(" {:")[:MAX_SIGNATURE]
+
+
+_IMPORT = "import"
+
+
+def _plan(capture_names: tuple[str, ...]):
+    """What a match with these captures yields, worked out once per capture set (a
+    file has thousands of matches and a query a few dozen shapes): `_IMPORT`, or
+    [(capture, is_definition, kind)]; empty when it names nothing."""
+    if "import.path" in capture_names:
+        return _IMPORT
+    if "name" not in capture_names:
+        return ()
+    plan = []
+    for capture in capture_names:
+        if capture.startswith("_"):
+            continue  # helper captures that exist only for predicates
+        prefix, _, kind = capture.partition(".")
+        if prefix == "definition":
+            plan.append((capture, True, kind))
+        elif prefix == "reference":
+            plan.append((capture, False, kind or "reference"))
+    return tuple(plan)
 
 
 class Extractor:
@@ -139,6 +169,7 @@ class Extractor:
     def __init__(self):
         self._loaded: dict[str, tuple] = {}
         self._failed: dict[str, str] = {}
+        self._plans: dict[tuple[str, ...], object] = {}
 
     def available(self, spec: LanguageSpec) -> bool:
         return self._load(spec) is not None
@@ -189,28 +220,31 @@ class Extractor:
             # matched. Keep the file, say why it has no symbols.
             out.warnings.append(f"query failed ({type(exc).__name__}); no symbols or imports extracted")
             return out
+        plans = self._plans
         for _, captures in matches:
-            paths = captures.get("import.path")
-            if paths:
+            key = tuple(captures)
+            plan = plans.get(key)
+            if plan is None:
+                plan = plans[key] = _plan(key)
+            if plan is _IMPORT:
                 names = tuple(
                     source[n.start_byte : n.end_byte].decode("utf-8", "replace") for n in captures.get("import.name", ())
                 )
-                for node in paths:
+                for node in captures["import.path"]:
                     text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
                     out.imports.append(Import(text.strip("\"'<>` "), node.start_point.row + 1, names))
                 continue
-            names = captures.get("name")
-            if not names:
+            if not plan:
                 continue
-            for capture, nodes in captures.items():
-                if capture.startswith("_"):
-                    continue  # helper captures that exist only for predicates
-                kind_prefix, _, kind = capture.partition(".")
-                if kind_prefix == "definition" and nodes[0].id not in defs:
-                    receiver = captures.get("receiver")
-                    defs[nodes[0].id] = (nodes[0], names[0], kind, receiver[0] if receiver else None)
-                elif kind_prefix == "reference":
-                    refs.append((names[0], kind or "reference"))
+            name = captures["name"][0]
+            for capture, is_definition, kind in plan:
+                if is_definition:
+                    node = captures[capture][0]
+                    if node.id not in defs:
+                        receiver = captures.get("receiver")
+                        defs[node.id] = (node, name, kind, receiver[0] if receiver else None)
+                else:
+                    refs.append((name, kind))
 
         ordered = sorted(defs.values(), key=lambda d: (d[0].start_byte, -d[0].end_byte))
         stack: list[int] = []
@@ -236,8 +270,9 @@ class Extractor:
             outer = node
             while outer.parent is not None and outer.parent.type in spec.wrappers:
                 outer = outer.parent
+            body = node.child_by_field_name("body")
             if spec.doc_style == "docstring":
-                doc = _docstring(node, source)
+                doc = _docstring(body, source)
             else:
                 doc = _preceding_comments(outer, source, spec.comment_types)
             out.symbols.append(
@@ -247,8 +282,8 @@ class Extractor:
                     kind=kind,
                     start_line=outer.start_point.row + 1,
                     end_line=_end_line(outer),
-                    signature=_signature(node, source),
-                    head_end=_head_end(node),
+                    signature=_signature(node, body, source),
+                    head_end=_head_end(node, body),
                     doc=doc,
                     parent=parent,
                     start_byte=outer.start_byte,
