@@ -7,6 +7,7 @@ file. A database written by another schema version is rebuilt, never misread.
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
 import sqlite3
 import threading
@@ -60,6 +61,7 @@ NODE_COLUMNS = (
     "id path kind sym_kind name title start_line end_line digest content_digest "
     "parent signature doc length bytes head_end"
 ).split()
+_node_values = operator.attrgetter(*NODE_COLUMNS)
 NODE_KIND = 1 + NODE_COLUMNS.index("kind")  # in put_files' rows, after the rowid
 NODE_LENGTH = 1 + NODE_COLUMNS.index("length")
 
@@ -259,7 +261,7 @@ class Store:
                           state.status, state.indexed_at, state.valid_from, warnings))
             first = next_rowid
             for node in nodes:
-                node_rows.append((next_rowid, *(getattr(node, c) for c in NODE_COLUMNS)))
+                node_rows.append((next_rowid, *_node_values(node)))
                 next_rowid += 1
             edge_rows += [(state.path, src, dst, rel) for src, dst, rel in edges]
             posting_rows += [(term, first, data) for term, data in postings.items()]  # first: the file node
