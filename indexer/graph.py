@@ -31,13 +31,11 @@ class CodeGraph:
             chunk = ids[i : i + 400]
             q = ",".join("?" * len(chunk))
             sql = _EDGES.format(a=f"{b}, {a}", b=b, q=q)
-            with self.store.lock:
-                out += self.store.db.execute(sql, chunk + chunk).fetchall()
+            out += self.store.db.execute(sql, chunk + chunk).fetchall()
         return out
 
     def __contains__(self, node_id: str) -> bool:
-        with self.store.lock:
-            return self.store.db.execute("SELECT 1 FROM nodes WHERE id=?", (node_id,)).fetchone() is not None
+        return self.store.db.execute("SELECT 1 FROM nodes WHERE id=?", (node_id,)).fetchone() is not None
 
     def out_edges(self, node_id: str) -> list[tuple[str, str]]:
         """(rel, target) for each relation leaving node_id."""
@@ -103,13 +101,12 @@ class CodeGraph:
         index: dict[str, int] = {}
         src = array("i")  # 4 bytes an edge, not a Python int object (the kernel has ~8M)
         dst = array("i")
-        with self.store.lock:
-            rows = self.store.db.execute(
-                "SELECT src, dst FROM links WHERE rel IN ('code.calls','code.references','code.imports','doc.documents')"
-            )
-            for a, b in rows:
-                src.append(index.setdefault(a, len(index)))
-                dst.append(index.setdefault(b, len(index)))
+        rows = self.store.db.execute(
+            "SELECT src, dst FROM links WHERE rel IN ('code.calls','code.references','code.imports','doc.documents')"
+        )
+        for a, b in rows:
+            src.append(index.setdefault(a, len(index)))
+            dst.append(index.setdefault(b, len(index)))
         n = len(index)
         if n == 0:
             return {}

@@ -36,6 +36,12 @@ TRACK_IDS_FILES = 2000  # changes to more files than this resolve everything aga
 PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed
 
 
+def _unchanged(old: FileState | None, walked: WalkedFile | None) -> bool:
+    """Same size, mtime and inode as when indexed: the file is not read again."""
+    return old is not None and walked is not None and (old.size, old.mtime_ns, old.inode) == (
+        walked.size, walked.mtime_ns, walked.inode)
+
+
 class _Laps:
     """Wall time per phase of a refresh, for `index --stats`."""
 
@@ -274,7 +280,7 @@ class RepoIndex:
         todo = []
         for walked in files:
             old = known.get(walked.path)
-            if old is not None and (old.size, old.mtime_ns, old.inode) == (walked.size, walked.mtime_ns, walked.inode):
+            if _unchanged(old, walked):
                 summary.unchanged += 1
             else:
                 todo.append((walked, old.digest if old is not None else None))
@@ -391,7 +397,7 @@ class RepoIndex:
                     if old is not None:
                         work.append((rel, None, None, old))
                     continue
-                if old is not None and (old.size, old.mtime_ns, old.inode) == (walked.size, walked.mtime_ns, walked.inode):
+                if _unchanged(old, walked):
                     status[rel] = old.status == "ok"
                     continue
                 record = pool.parse_task(str(self.root), [(walked, old.digest if old else None)],

@@ -11,6 +11,7 @@ import operator
 import os
 import sqlite3
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,13 +128,44 @@ class Store:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.lock = threading.RLock()
-        self.db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
+        self.lock = threading.RLock()  # this process's writers, one at a time
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._closed = False
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA cache_size=-65536")  # 64 MiB of page cache
         self.rebuilt = self._ensure_schema()
         self.bulk_load(False)  # after a crash mid-bulk-load, the indexes come back here
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """This thread's connection. Each thread has its own, so a query reads the
+        last committed state (WAL) while the indexer writes, instead of waiting for
+        its transaction; writers still take `lock`."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            if self._closed:
+                raise sqlite3.ProgrammingError("the index store is closed")
+            db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA cache_size=-65536")  # 64 MiB of page cache
+            with self.lock:
+                self._connections.append(db)
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def snapshot(self):
+        """Reads inside see one committed state, whatever commits meanwhile (a read
+        transaction); inside a write transaction, that transaction's state."""
+        db = self.db
+        if db.in_transaction:
+            yield
+            return
+        db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            db.execute("COMMIT")
 
     def _ensure_schema(self) -> bool:
         with self.lock:
@@ -169,27 +201,28 @@ class Store:
 
     def close(self) -> None:
         with self.lock:
-            self.db.close()
+            for db in self._connections:
+                db.close()
+            self._connections.clear()
+            self._closed = True
 
     # -- meta ---------------------------------------------------------------
     def stats(self) -> dict[str, dict[str, int]]:
         """Counts per language, node kind and edge kind, for `index --stats`."""
-        with self.lock:
-            q = self.db.execute
-            return {
-                "files_by_language": dict(q("SELECT coalesce(language,'?'), count(*) FROM files WHERE status='ok' GROUP BY 1")),
-                "files_skipped": dict(q("SELECT status, count(*) FROM files WHERE status!='ok' GROUP BY 1")),
-                "nodes_by_kind": dict(q("SELECT CASE kind WHEN 'symbol' THEN 'symbol:' || sym_kind ELSE kind END, count(*) "
-                                        "FROM nodes GROUP BY 1")),
-                "symbols_by_language": dict(q("SELECT f.language, count(*) FROM nodes n JOIN files f ON f.path=n.path "
-                                              "WHERE n.kind='symbol' GROUP BY 1")),
-                "edges_by_kind": dict(q("SELECT rel, count(*) FROM (SELECT rel FROM edges UNION ALL SELECT rel FROM links) GROUP BY 1")),
-                "unresolved_names": {"refs": q("SELECT count(*) FROM refs").fetchone()[0]},
-            }
+        q = self.db.execute
+        return {
+            "files_by_language": dict(q("SELECT coalesce(language,'?'), count(*) FROM files WHERE status='ok' GROUP BY 1")),
+            "files_skipped": dict(q("SELECT status, count(*) FROM files WHERE status!='ok' GROUP BY 1")),
+            "nodes_by_kind": dict(q("SELECT CASE kind WHEN 'symbol' THEN 'symbol:' || sym_kind ELSE kind END, count(*) "
+                                    "FROM nodes GROUP BY 1")),
+            "symbols_by_language": dict(q("SELECT f.language, count(*) FROM nodes n JOIN files f ON f.path=n.path "
+                                          "WHERE n.kind='symbol' GROUP BY 1")),
+            "edges_by_kind": dict(q("SELECT rel, count(*) FROM (SELECT rel FROM edges UNION ALL SELECT rel FROM links) GROUP BY 1")),
+            "unresolved_names": {"refs": q("SELECT count(*) FROM refs").fetchone()[0]},
+        }
 
     def get_meta(self, key: str) -> str | None:
-        with self.lock:
-            row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
 
     def set_meta(self, key: str, value: str) -> None:
@@ -198,18 +231,16 @@ class Store:
 
     # -- files --------------------------------------------------------------
     def file_states(self) -> dict[str, FileState]:
-        with self.lock:
-            rows = self.db.execute(
-                "SELECT path,size,mtime_ns,inode,digest,language,status,indexed_at,valid_from FROM files"
-            ).fetchall()
+        rows = self.db.execute(
+            "SELECT path,size,mtime_ns,inode,digest,language,status,indexed_at,valid_from FROM files"
+        ).fetchall()
         return {r[0]: FileState(*r) for r in rows}
 
     def file_state(self, path: str) -> FileState | None:
-        with self.lock:
-            r = self.db.execute(
-                "SELECT path,size,mtime_ns,inode,digest,language,status,indexed_at,valid_from FROM files WHERE path=?",
-                (path,),
-            ).fetchone()
+        r = self.db.execute(
+            "SELECT path,size,mtime_ns,inode,digest,language,status,indexed_at,valid_from FROM files WHERE path=?",
+            (path,),
+        ).fetchone()
         return FileState(*r) if r else None
 
     def begin(self):
@@ -280,8 +311,7 @@ class Store:
 
     # -- nodes and edges ----------------------------------------------------
     def _nodes(self, where: str, args=()) -> list[tuple[int, NodeRow]]:
-        with self.lock:
-            rows = self.db.execute(f"SELECT rowid,{','.join(NODE_COLUMNS)} FROM nodes {where}", args).fetchall()
+        rows = self.db.execute(f"SELECT rowid,{','.join(NODE_COLUMNS)} FROM nodes {where}", args).fetchall()
         return [(r[0], NodeRow(*r[1:])) for r in rows]
 
     def set_priors(self, prior: dict[str, float]) -> None:
@@ -326,39 +356,33 @@ class Store:
 
     def paths_under(self, prefix: str) -> list[str]:
         """Indexed files whose path starts with `prefix` (a directory and a slash)."""
-        with self.lock:
-            return [r[0] for r in self.db.execute(
-                "SELECT path FROM files WHERE path >= ? AND path < ?", (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)))]
+        return [r[0] for r in self.db.execute(
+            "SELECT path FROM files WHERE path >= ? AND path < ?", (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)))]
 
     def paths_in_root(self) -> list[str]:
-        with self.lock:
-            return [r[0] for r in self.db.execute("SELECT path FROM files WHERE status='ok' AND instr(path, '/')=0")]
+        return [r[0] for r in self.db.execute("SELECT path FROM files WHERE status='ok' AND instr(path, '/')=0")]
 
     def all_files_under(self, prefix: str, limit: int):
-        with self.lock:
-            return self.db.execute(
-                "SELECT id, kind, path FROM nodes WHERE kind='file' AND path >= ? AND path < ? LIMIT ?",
-                (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1), limit),
-            ).fetchall()
+        return self.db.execute(
+            "SELECT id, kind, path FROM nodes WHERE kind='file' AND path >= ? AND path < ? LIMIT ?",
+            (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1), limit),
+        ).fetchall()
 
     def all_edges(self):
         """Structural edges and resolved links alike."""
-        with self.lock:
-            return self.db.execute("SELECT src, dst, rel FROM edges UNION ALL SELECT src, dst, rel FROM links").fetchall()
+        return self.db.execute("SELECT src, dst, rel FROM edges UNION ALL SELECT src, dst, rel FROM links").fetchall()
 
     # -- resolution inputs and outputs ---------------------------------------
     def indexed_files(self) -> dict[str, str | None]:
-        with self.lock:
-            return dict(self.db.execute("SELECT path, language FROM files WHERE status='ok'"))
+        return dict(self.db.execute("SELECT path, language FROM files WHERE status='ok'"))
 
     def symbol_names(self, name: str | None = None) -> list[tuple[str, str, str, str]]:
         """(name, id, path, sym_kind) of every symbol, or of those called `name`
         (through the name index): what references resolve against."""
         where, args = ("name=? AND ", (name,)) if name is not None else ("", ())
-        with self.lock:
-            return self.db.execute(
-                f"SELECT name, id, path, sym_kind FROM nodes WHERE {where}kind='symbol' ORDER BY rowid", args
-            ).fetchall()
+        return self.db.execute(
+            f"SELECT name, id, path, sym_kind FROM nodes WHERE {where}kind='symbol' ORDER BY rowid", args
+        ).fetchall()
 
     def imports_of(self, paths) -> list[tuple[str, str, int, str]]:
         return self._in("SELECT path, target, line, names FROM imports WHERE path IN ({})", paths)
@@ -368,21 +392,18 @@ class Store:
 
     def links_from_file(self, path: str) -> list[tuple[str, str]]:
         """(dst, rel) of every resolved link owned by one file."""
-        with self.lock:
-            return self.db.execute("SELECT dst, rel FROM links WHERE path=?", (path,)).fetchall()
+        return self.db.execute("SELECT dst, rel FROM links WHERE path=?", (path,)).fetchall()
 
     def links_into_file(self, path: str) -> list[tuple[str, str]]:
         """(owner path, rel) of every resolved link into one file or its symbols."""
-        with self.lock:
-            return self.db.execute(
-                "SELECT path, rel FROM links WHERE dst=? OR (dst >= ? AND dst < ?)", (path, path + "#", path + "$")
-            ).fetchall()
+        return self.db.execute(
+            "SELECT path, rel FROM links WHERE dst=? OR (dst >= ? AND dst < ?)", (path, path + "#", path + "$")
+        ).fetchall()
 
     def paths_named_like(self, stem: str) -> list[str]:
-        with self.lock:
-            return [r[0] for r in self.db.execute(
-                "SELECT path FROM files WHERE status='ok' AND path LIKE ? ESCAPE '\\'",
-                ("%" + stem.replace("%", "\\%").replace("_", "\\_") + "%",))]
+        return [r[0] for r in self.db.execute(
+            "SELECT path FROM files WHERE status='ok' AND path LIKE ? ESCAPE '\\'",
+            ("%" + stem.replace("%", "\\%").replace("_", "\\_") + "%",))]
 
     def ids_of_rowids(self, rowids) -> dict[int, str]:
         return dict(self._in("SELECT rowid, id FROM nodes WHERE rowid IN ({})", rowids))
@@ -416,8 +437,7 @@ class Store:
 
     def paths_importing_like(self, stem: str) -> set[str]:
         """Files with an import whose text mentions `stem` (it may resolve to a new file)."""
-        with self.lock:
-            return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM imports WHERE instr(target, ?) > 0", (stem,))}
+        return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM imports WHERE instr(target, ?) > 0", (stem,))}
 
     def paths_referring_to(self, names) -> set[str]:
         return {r[0] for r in self._in("SELECT DISTINCT path FROM refs WHERE name IN ({})", names)}
@@ -433,17 +453,15 @@ class Store:
     def _in(self, sql: str, values) -> list:
         values = list(values)
         out = []
-        with self.lock:
-            for i in range(0, len(values), 900):
-                chunk = values[i : i + 900]
-                out += self.db.execute(sql.format(",".join("?" * len(chunk))), chunk).fetchall()
+        for i in range(0, len(values), 900):
+            chunk = values[i : i + 900]
+            out += self.db.execute(sql.format(",".join("?" * len(chunk))), chunk).fetchall()
         return out
 
     # -- lexical ------------------------------------------------------------
     def term_postings(self, term: str):
         """(node rowids, file rowids, tf, length) arrays of every node with `term`."""
-        with self.lock:
-            rows = self.db.execute("SELECT file, data FROM postings WHERE term=?", (term,)).fetchall()
+        rows = self.db.execute("SELECT file, data FROM postings WHERE term=?", (term,)).fetchall()
         return unpack_postings(rows)
 
     def prior_nodes(self, limit: int) -> list[NodeRow]:
@@ -462,25 +480,22 @@ class Store:
     def corpus_stats(self) -> tuple[int, float]:
         """(number of scored nodes, their average length), kept up to date by every
         write (a count over millions of nodes per query would cost a second)."""
-        with self.lock:
-            n, total = self.db.execute("SELECT nodes, length FROM corpus").fetchone()
+        n, total = self.db.execute("SELECT nodes, length FROM corpus").fetchone()
         return int(n), (total / n if n else 1.0)
 
     def file_count(self) -> int:
-        with self.lock:
-            return self.db.execute("SELECT count(*) FROM files WHERE status='ok'").fetchone()[0]
+        return self.db.execute("SELECT count(*) FROM files WHERE status='ok'").fetchone()[0]
 
     def counts(self) -> dict[str, int]:
-        with self.lock:
-            out = {"files": self.db.execute("SELECT count(*) FROM files WHERE status='ok'").fetchone()[0]}
-            for kind, n in self.db.execute("SELECT kind, count(*) FROM nodes GROUP BY kind"):
-                out[kind] = n
-            out["edges"] = self.db.execute(
-                "SELECT (SELECT count(*) FROM edges) + (SELECT count(*) FROM links)").fetchone()[0]
-            out["languages"] = {
-                lang: n
-                for lang, n in self.db.execute(
-                    "SELECT language, count(*) FROM files WHERE status='ok' AND language IS NOT NULL GROUP BY language"
-                )
-            }
+        out = {"files": self.db.execute("SELECT count(*) FROM files WHERE status='ok'").fetchone()[0]}
+        for kind, n in self.db.execute("SELECT kind, count(*) FROM nodes GROUP BY kind"):
+            out[kind] = n
+        out["edges"] = self.db.execute(
+            "SELECT (SELECT count(*) FROM edges) + (SELECT count(*) FROM links)").fetchone()[0]
+        out["languages"] = {
+            lang: n
+            for lang, n in self.db.execute(
+                "SELECT language, count(*) FROM files WHERE status='ok' AND language IS NOT NULL GROUP BY language"
+            )
+        }
         return out

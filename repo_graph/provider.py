@@ -111,7 +111,7 @@ class RepoProvider:
             return True
 
         text = " ".join(t for t in (q.goal, q.query_text or "") if t)
-        with index.lock:
+        with index.store.snapshot():  # one committed state, however the indexer writes meanwhile
             candidates = ranking.rank(index, text, seeds, keep=keep)
 
         def builder(candidate):
