@@ -94,6 +94,9 @@ def cmd_index(args) -> int:
         if client is not None:
             client.close()
     progress.close()
+    from .packing import keep_ranks
+
+    keep_ranks(index.store.path.parent)
     stats = index.store.stats() if args.stats else None
     if args.json:
         data = asdict(summary)

