@@ -6,17 +6,15 @@ frequency and its length: everything BM25 needs, so a query reads a term's rows
 and scores them as arrays, with no join and no Python object per posting. Rows
 are keyed by the file node's rowid, so a file's postings go with it exactly.
 
-Packing runs in the worker processes; the writer only inserts bytes.
+Packing runs in the worker processes; the writer only inserts bytes. Only the
+reading side needs numpy, so the workers start without importing it.
 """
 
 from __future__ import annotations
 
 import struct
 
-import numpy as np
-
-RECORD = np.dtype([("offset", "<u4"), ("tf", "<f4"), ("length", "<f4")])
-_PACK = struct.Struct("<Iff")
+_PACK = struct.Struct("<Iff")  # offset, tf, length: the dtype in unpack()
 
 
 def pack(entries) -> dict[str, bytes]:
@@ -36,11 +34,14 @@ def pack(entries) -> dict[str, bytes]:
 
 def unpack(rows) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """[(file rowid, packed)] -> (node rowids, file rowids, tf, length) arrays."""
+    import numpy as np
+
+    record = np.dtype([("offset", "<u4"), ("tf", "<f4"), ("length", "<f4")])
     if not rows:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, np.zeros(0, np.float32), np.zeros(0, np.float32)
     bases = np.fromiter((base for base, _ in rows), dtype=np.int64, count=len(rows))
-    sizes = np.fromiter((len(data) // RECORD.itemsize for _, data in rows), dtype=np.int64, count=len(rows))
-    records = np.frombuffer(b"".join(data for _, data in rows), dtype=RECORD)
+    sizes = np.fromiter((len(data) // record.itemsize for _, data in rows), dtype=np.int64, count=len(rows))
+    records = np.frombuffer(b"".join(data for _, data in rows), dtype=record)
     files = np.repeat(bases, sizes)
     return files + records["offset"], files, records["tf"], records["length"]

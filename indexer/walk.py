@@ -10,8 +10,10 @@ import os
 import stat as stat_mod
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:  # imported where rules are read: a parse worker unpickles WalkedFile, nothing more
+    import pathspec
 
 ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn", ".jj"})
 DEFAULT_MAX_FILE_BYTES = 1 << 20
@@ -58,6 +60,8 @@ class IgnoreRules:
             lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:
             return None
+        import pathspec
+
         return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
 
     def spec(self, rel_dir: str) -> pathspec.GitIgnoreSpec | None:
