@@ -29,6 +29,9 @@ from .walk import DEFAULT_MAX_FILE_BYTES, IgnoreRules, WalkedFile, WalkReport, w
 
 BATCH_FILES = 256
 BATCH_SECONDS = 1.0
+# While the index is live (not a first load), a batch is a transaction a query's
+# freshness check may wait behind: keep it short.
+LIVE_BATCH_FILES = 48
 BULK_FILES = 500  # a first index this large loads rows first and builds lookup indexes after
 PARALLEL_MIN_BYTES = 4 << 20  # below this, starting worker processes costs more than it saves
 FULL_RESOLVE_SHARE = 0.2  # past this share of files changed, re-resolve everything
@@ -290,6 +293,7 @@ class RepoIndex:
         bulk = len(todo) > BULK_FILES and len(todo) > len(known)  # mostly new: load, then index
         if bulk:
             self.store.bulk_load(True)
+        batch_files = BATCH_FILES if bulk else LIVE_BATCH_FILES
         try:
             for walked, record in pool.run(executor, str(self.root), todo, self.max_file_bytes,
                                            in_flight=2 * max(1, self.jobs), tools=(self.registry, self.extractor)):
@@ -305,7 +309,7 @@ class RepoIndex:
                     pending.append((walked, record, old))
                     summary.parsed += 1
                     summary.warnings += len(record.warnings)
-                if len(pending) >= BATCH_FILES or time.monotonic() - last_commit > BATCH_SECONDS:
+                if len(pending) >= batch_files or time.monotonic() - last_commit > BATCH_SECONDS:
                     flush()
                 if progress is not None:
                     progress(done_bytes, total_bytes, done_files, len(todo))

@@ -47,6 +47,9 @@ def _ignored(rules: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: 
     return False
 
 
+_UNREAD = object()
+
+
 class IgnoreRules:
     """The ignore rules of one tree: `.git/info/exclude` and every `.gitignore`,
     read once per directory and cached until told a `.gitignore` changed."""
@@ -64,15 +67,19 @@ class IgnoreRules:
 
         return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
 
+    def _cached(self, key: str, path: Path) -> pathspec.GitIgnoreSpec | None:
+        # One lookup, then the local value: another thread (the watcher, a query's
+        # freshness check) may invalidate the cache between two.
+        spec = self._specs.get(key, _UNREAD)
+        if spec is _UNREAD:
+            spec = self._specs[key] = self._read(path)
+        return spec
+
     def spec(self, rel_dir: str) -> pathspec.GitIgnoreSpec | None:
-        if rel_dir not in self._specs:
-            self._specs[rel_dir] = self._read((self.root / rel_dir if rel_dir else self.root) / ".gitignore")
-        return self._specs[rel_dir]
+        return self._cached(rel_dir, (self.root / rel_dir if rel_dir else self.root) / ".gitignore")
 
     def base(self) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
-        if "\0exclude" not in self._specs:
-            self._specs["\0exclude"] = self._read(self.root / ".git" / "info" / "exclude")
-        spec = self._specs["\0exclude"]
+        spec = self._cached("\0exclude", self.root / ".git" / "info" / "exclude")
         return [("", spec)] if spec is not None else []
 
     def invalidate(self) -> None:
