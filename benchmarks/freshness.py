@@ -79,7 +79,7 @@ from grammars import Registry  # noqa: E402
 from indexer.walk import walk  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from index_speed import commit, copy_corpus, emit, language_of  # noqa: E402  the same corpus and labels as index_speed
+from index_speed import commit, compile_checkout, copy_corpus, emit, language_of  # noqa: E402  the same corpus and labels as index_speed
 
 TARGETS = {  # the project's targets (see benchmarks/README.md)
     "save_p95_s": 1.0,
@@ -471,6 +471,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--keep", action="store_true", help="keep the temporary copy and cache (path on stderr)")
     args = ap.parse_args(argv)
+    compile_checkout()
     rng = random.Random(args.seed)
     t_begin = time.perf_counter()
 

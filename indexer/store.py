@@ -11,6 +11,7 @@ import operator
 import os
 import sqlite3
 import threading
+import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,13 +125,23 @@ def db_path_for(root: Path, cache_dir: Path | None = None) -> Path:
     return (cache_dir or default_cache_dir()) / f"{name}-{key}.sqlite3"
 
 
+class _Held:
+    """A thread's connection. Only its thread's locals hold it, so when the thread
+    ends, the connection is closed with it; the store keeps a weak reference."""
+
+    __slots__ = ("db", "__weakref__")
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+
 class Store:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.lock = threading.RLock()  # this process's writers, one at a time
         self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
+        self._held: weakref.WeakSet[_Held] = weakref.WeakSet()  # every live thread's connection
         self._closed = False
         self.db.execute("PRAGMA journal_mode=WAL")
         self.rebuilt = self._ensure_schema()
@@ -141,17 +152,17 @@ class Store:
         """This thread's connection. Each thread has its own, so a query reads the
         last committed state (WAL) while the indexer writes, instead of waiting for
         its transaction; writers still take `lock`."""
-        db = getattr(self._local, "db", None)
-        if db is None:
+        held = getattr(self._local, "held", None)
+        if held is None:
             if self._closed:
                 raise sqlite3.ProgrammingError("the index store is closed")
             db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA cache_size=-65536")  # 64 MiB of page cache
+            held = self._local.held = _Held(db)
             with self.lock:
-                self._connections.append(db)
-            self._local.db = db
-        return db
+                self._held.add(held)
+        return held.db
 
     @contextmanager
     def snapshot(self):
@@ -201,9 +212,8 @@ class Store:
 
     def close(self) -> None:
         with self.lock:
-            for db in self._connections:
-                db.close()
-            self._connections.clear()
+            for held in list(self._held):
+                held.db.close()
             self._closed = True
 
     # -- meta ---------------------------------------------------------------

@@ -200,3 +200,17 @@ def test_corpus_stats_follow_every_write(tmp_path):
     index.update(["a.py", "c.py"])
     assert index.store.corpus_stats() == pytest.approx(counted())
     index.close()
+
+
+def test_a_thread_that_ends_takes_its_store_connection_with_it(tmp_path):
+    import threading
+
+    from indexer.store import Store
+
+    store = Store(tmp_path / "s.sqlite3")
+    for _ in range(20):
+        t = threading.Thread(target=lambda: store.get_meta("schema_version"))
+        t.start()
+        t.join()
+    assert len(store._held) == 1  # this thread's; the twenty others closed as their threads ended
+    store.close()
