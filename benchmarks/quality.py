@@ -18,9 +18,10 @@ references ("(#1234)") and URLs removed. Gold: the source files the commit modif
 such commits are cut into --cases equal buckets and one is drawn per bucket
 (random.Random(--seed)), so cases spread evenly over recent history.
 
-Each case is evaluated on its PARENT snapshot. One work directory per repository
-moves from snapshot to snapshot, oldest first, with `git read-tree -u --reset
-<parent>` (a private GIT_INDEX_FILE; unchanged files keep their mtime), and one
+Each case is evaluated on its PARENT snapshot. One work directory per repository (a
+linked `git worktree`, removed at the end) moves from snapshot to snapshot, oldest
+first, with `git checkout -f --detach <parent>` (unchanged files keep their mtime; HEAD
+is the parent, so the history repo-graph reads for co-changes ends there), and one
 RepoIndex(jobs=1) in a temporary cache directory is refreshed incrementally, so only
 the files that differ between consecutive parents are parsed again. Gold files the
 index does not hold (ignored, too large) are dropped; a case left with none is.
@@ -102,7 +103,8 @@ BUDGET_FRAMES = 64
 MAX_SOURCE_FILES = 8
 MIN_WORDS = 4
 K1, B = 1.2, 0.75
-ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:lexical", "repo-graph:prior")
+ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:lexical", "repo-graph:prior",
+               "repo-graph:no-history")
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
 # "lexical" is BM25F alone (no closeness to the anchors); plain repo-graph adds the
 # graph; "prior" adds the PageRank prior at 0.03 in the fused score. The G4 tiers
@@ -110,6 +112,7 @@ ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:
 ABLATIONS = {
     "repo-graph:lexical": {"W_CLOSENESS_BOOST": 0.0, "W_PROXIMITY": 0.0, "W_PRIOR": 0.0},
     "repo-graph:prior": {"W_PRIOR": 0.03},
+    "repo-graph:no-history": {"W_CO_CHANGE": 0.0},  # without the co-changes read from git
 }
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
 DOC_DIRS = frozenset({"doc", "docs", "docs_src", "documentation"})
@@ -410,8 +413,10 @@ class Snapshots:
     def __init__(self, gitdir: Path, base: Path):
         self.gitdir = gitdir
         self.tree = base / "tree"
-        self.tree.mkdir(parents=True)
-        self.env = {**os.environ, "GIT_INDEX_FILE": str(base / "git-index")}
+        # A linked work tree of the repository under test: each snapshot is a checkout
+        # whose HEAD is the case's parent commit, so repo-graph reads the history that
+        # commit can reach (co-changes, indexer/history.py) and nothing after it.
+        run_git(gitdir, "worktree", "add", "--detach", "--no-checkout", str(self.tree))
         self.index = RepoIndex(self.tree, cache_dir=base / "rg-cache", jobs=1)
         self.provider = RepoProvider(self.index, Tokenizer().start())
         self.current: str | None = None
@@ -422,7 +427,10 @@ class Snapshots:
     def checkout(self, commit: str) -> None:
         if commit == self.current:
             return
-        run_git(self.gitdir, f"--work-tree={self.tree}", "read-tree", "-u", "--reset", commit, env=self.env)
+        proc = subprocess.run(["git", "-C", str(self.tree), "checkout", "-q", "-f", "--detach", commit],
+                              capture_output=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"git checkout {commit}: {proc.stderr.decode(errors='replace').strip()}")
         self.current = commit
         started = time.perf_counter()
         try:
@@ -439,6 +447,8 @@ class Snapshots:
 
     def close(self) -> None:
         self.index.close()
+        run_git(self.gitdir, "worktree", "remove", "--force", str(self.tree), check=False)
+        run_git(self.gitdir, "worktree", "prune", check=False)
 
 
 # ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from grammars import Registry
 
-from . import pool
+from . import history, pool
 from .digest import line_span, line_starts
 from .extract import Extractor
 from .graph import CodeGraph
@@ -170,6 +170,23 @@ class RepoIndex:
             self.store.begin()
             try:
                 self.store.set_priors(prior)
+                self.store.commit()
+            except BaseException:
+                self.store.rollback()
+                raise
+
+    def _update_history(self) -> None:
+        """Co-change counts from git, read again only when HEAD moved (a commit, a
+        checkout); outside a git work tree there are none."""
+        head = history.head(self.root) or ""
+        if head == (self.store.get_meta("history_head") or ""):
+            return
+        pairs = history.co_changes(self.root) if head else {}
+        with self.lock:
+            self.store.begin()
+            try:
+                self.store.set_co_changes(pairs)
+                self.store.set_meta("history_head", head)
                 self.store.commit()
             except BaseException:
                 self.store.rollback()
@@ -350,6 +367,8 @@ class RepoIndex:
                 lap("prior")
                 drift = 0
             self.store.set_meta("prior_drift", str(drift))
+        self._update_history()
+        lap("history")
         self.store.set_meta("complete", "1")
         self.store.set_meta("indexed_at", utc_stamp())
         self.ready.set()

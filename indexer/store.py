@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .postings import unpack as unpack_postings
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 # Lookup indexes that a bulk load drops and rebuilds once at the end (sorted builds
 # are far cheaper than millions of random inserts).
 _BULK_INDEXES = {
@@ -57,6 +57,8 @@ CREATE INDEX imports_path ON imports(path);
 CREATE TABLE links(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
 CREATE INDEX links_path ON links(path);
 CREATE INDEX links_dst ON links(dst);
+CREATE TABLE cochange(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL);  -- indexer/history.py, both ways
+CREATE INDEX cochange_a ON cochange(a);
 """
 
 NODE_COLUMNS = (
@@ -459,6 +461,17 @@ class Store:
             chunk = paths[i : i + 900]
             self.db.execute(f"DELETE FROM links WHERE path IN ({','.join('?' * len(chunk))})", chunk)
         self.db.executemany("INSERT INTO links VALUES(?,?,?,?)", links)
+
+    def set_co_changes(self, pairs) -> None:
+        """The history's co-change counts {(a, b): n}, replacing the old ones. Inside begin()/commit()."""
+        self.db.execute("DELETE FROM cochange")
+        self.db.executemany("INSERT INTO cochange VALUES(?,?,?)",
+                            ((x, y, n) for (a, b), n in pairs.items() for x, y in ((a, b), (b, a))))
+
+    def co_changed(self, path: str) -> list[tuple[str, int]]:
+        """(other path, commits that changed both) for one file, the other indexed now."""
+        return self.db.execute("SELECT c.b, c.n FROM cochange c JOIN files f ON f.path=c.b "
+                               "WHERE c.a=? AND f.status='ok'", (path,)).fetchall()
 
     def _in(self, sql: str, values) -> list:
         values = list(values)

@@ -51,6 +51,7 @@ FILE_LINK_WEIGHTS = {
     "doc.documents": 1.5,
 }
 W_SAME_TEST = 4.0  # test_config.py for config.py and the other way round
+W_CO_CHANGE = 1.5  # per log(1 + commits that changed both files), from git history
 W_SAME_DIRECTORY = 0.8
 W_SIBLING_TEST = 1.0  # tests beside a test file tend to change with it
 MAX_RELATED_FILES = 40
@@ -157,7 +158,8 @@ def _is_test(path: str) -> bool:
 
 def related_files(index, anchor_files: set[str]) -> dict[str, float]:
     """Files joined to the anchored ones: imports either way, calls and references
-    between their symbols, docs naming them, their tests, their directory. In [0, 1]."""
+    between their symbols, docs naming them, their tests, their directory, and the
+    files committed with them before (git history). In [0, 1]."""
     weight: dict[str, float] = defaultdict(float)
     store = index.store
     for anchor in anchor_files:
@@ -168,6 +170,9 @@ def related_files(index, anchor_files: set[str]) -> dict[str, float]:
             joined[(src_path, rel)] += 1
         for (path, rel), n in joined.items():
             weight[path] += FILE_LINK_WEIGHTS.get(rel, 0.5) * (1 + math.log(n))
+        if W_CO_CHANGE:
+            for path, n in store.co_changed(anchor):
+                weight[path] += W_CO_CHANGE * math.log1p(n)
         stem = PurePosixPath(anchor).stem.split(".")[0]
         for path in store.paths_named_like(stem):
             if _is_test_pair(anchor, path):

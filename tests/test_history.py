@@ -1,0 +1,83 @@
+"""Co-changes from git history: files committed together before rank as related
+to each other when one of them is the open file."""
+
+from __future__ import annotations
+
+import subprocess
+
+from indexer import history
+from indexer.index import RepoIndex
+from repo_graph.ranking import related_files
+
+from .conftest import make_repo
+
+# Nothing imports or names anything else: only history joins `billing` and `ledger`.
+FILES = {
+    "app/billing.py": "def charge(amount):\n    return amount\n",
+    "app/ledger.py": "def record(entry):\n    return entry\n",
+    "app/unrelated.py": "def noise():\n    return 0\n",
+    "app/other.py": "def other():\n    return 1\n",
+}
+
+
+def git(repo, *args):
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+                   check=True, capture_output=True)
+
+
+def commit(repo, message, edits):
+    for rel, text in edits.items():
+        (repo / rel).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+def history_repo(tmp_path):
+    repo = make_repo(tmp_path / "repo", FILES)
+    git(repo, "init", "-q")
+    commit(repo, "start", {})
+    for i in range(3):  # billing and ledger change together three times
+        commit(repo, f"fees {i}", {"app/billing.py": f"def charge(amount):\n    return amount + {i}\n",
+                                   "app/ledger.py": f"def record(entry):\n    return entry, {i}\n"})
+    commit(repo, "noise", {"app/unrelated.py": "def noise():\n    return 1\n",
+                           "app/other.py": "def other():\n    return 2\n"})
+    return repo
+
+
+def test_co_changes_count_commits_that_changed_both(tmp_path):
+    repo = history_repo(tmp_path)
+    pairs = history.co_changes(repo)
+    # The first commit added all four files: every pair once; then three together, one pair once more.
+    assert pairs[("app/billing.py", "app/ledger.py")] == 4
+    assert pairs[("app/other.py", "app/unrelated.py")] == 2
+    assert pairs[("app/billing.py", "app/unrelated.py")] == 1
+    assert history.co_changes(repo / "app")[("billing.py", "ledger.py")] == 4  # relative to a subdirectory
+
+
+def test_g3_a_file_committed_with_the_anchor_is_its_most_related(tmp_path):
+    repo = history_repo(tmp_path)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    related = related_files(index, {"app/billing.py"})
+    assert max(related, key=related.get) == "app/ledger.py"
+    assert related["app/ledger.py"] > related["app/unrelated.py"]
+    index.close()
+
+
+def test_history_is_read_again_when_head_moves_and_absent_without_git(tmp_path):
+    repo = history_repo(tmp_path)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    assert dict(index.store.co_changed("app/other.py")) == {"app/unrelated.py": 2, "app/billing.py": 1,
+                                                           "app/ledger.py": 1}
+    commit(repo, "again", {"app/unrelated.py": "def noise():\n    return 2\n",
+                           "app/other.py": "def other():\n    return 3\n"})
+    index.refresh()
+    assert dict(index.store.co_changed("app/other.py"))["app/unrelated.py"] == 3
+    index.close()
+
+    plain = make_repo(tmp_path / "plain", FILES)  # a tarball, not a checkout: no history, no error
+    index = RepoIndex(plain, cache_dir=tmp_path / "cache2")
+    index.refresh()
+    assert index.store.co_changed("app/billing.py") == []
+    index.close()
