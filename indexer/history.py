@@ -8,6 +8,7 @@ HEAD can reach, so a checkout of an old commit knows nothing of later ones.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections import Counter
 from itertools import combinations
@@ -21,8 +22,9 @@ GIT_SECONDS = 60
 
 def _git(root: Path, *args: str) -> str | None:
     try:
-        proc = subprocess.run(["git", "-C", str(root), "-c", "core.quotePath=false", *args],
-                              capture_output=True, timeout=GIT_SECONDS)
+        # Read-only: no optional lock files, no fsmonitor hook a repository's config could name.
+        proc = subprocess.run(["git", "-C", str(root), "-c", "core.quotePath=false", "-c", "core.fsmonitor=false", *args],
+                              capture_output=True, timeout=GIT_SECONDS, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
     except (OSError, subprocess.TimeoutExpired):
         return None  # no git, or a history too slow to read: no co-change signal
     return proc.stdout.decode("utf-8", "replace") if proc.returncode == 0 else None
