@@ -104,7 +104,7 @@ MAX_SOURCE_FILES = 8
 MIN_WORDS = 4
 K1, B = 1.2, 0.75
 ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:lexical", "repo-graph:prior",
-               "repo-graph:no-history", "repo-graph:co-change-1.5", "repo-graph:co-change-6")
+               "repo-graph:no-history", "repo-graph:co-change-3", "repo-graph:co-change-12")
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
 # "lexical" is BM25F alone (no closeness to the anchors); plain repo-graph adds the
 # graph; "prior" adds the PageRank prior at 0.03 in the fused score. The G4 tiers
@@ -113,8 +113,8 @@ ABLATIONS = {
     "repo-graph:lexical": {"W_CLOSENESS_BOOST": 0.0, "W_PROXIMITY": 0.0, "W_PRIOR": 0.0},
     "repo-graph:prior": {"W_PRIOR": 0.03},
     "repo-graph:no-history": {"W_CO_CHANGE": 0.0},  # without the co-changes read from git
-    "repo-graph:co-change-1.5": {"W_CO_CHANGE": 1.5},  # co-change weights beside the default (3)
-    "repo-graph:co-change-6": {"W_CO_CHANGE": 6.0},
+    "repo-graph:co-change-3": {"W_CO_CHANGE": 3.0},  # co-change weights beside the default (6)
+    "repo-graph:co-change-12": {"W_CO_CHANGE": 12.0},
 }
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
 DOC_DIRS = frozenset({"doc", "docs", "docs_src", "documentation"})

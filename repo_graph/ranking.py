@@ -51,7 +51,7 @@ FILE_LINK_WEIGHTS = {
     "doc.documents": 1.5,
 }
 W_SAME_TEST = 4.0  # test_config.py for config.py and the other way round
-W_CO_CHANGE = 3.0  # per log(1 + commits that changed both files), from git history (0.75, 1.5, 3 tried)
+W_CO_CHANGE = 6.0  # per log(1 + commits that changed both files), from git history (0.75 to 6 tried)
 W_SAME_DIRECTORY = 0.8
 W_SIBLING_TEST = 1.0  # tests beside a test file tend to change with it
 MAX_RELATED_FILES = 40
