@@ -175,9 +175,11 @@ class RepoIndex:
                 self.store.rollback()
                 raise
 
-    def _update_history(self) -> None:
+    def update_history(self) -> None:
         """Co-change counts from git, read again only when HEAD moved (a commit, a
-        checkout); outside a git work tree there are none."""
+        checkout); outside a git work tree there are none. Every refresh calls it,
+        and the watcher after each batch (a checkout changes files; a commit is seen
+        with the next change)."""
         head = history.head(self.root) or ""
         if head == (self.store.get_meta("history_head") or ""):
             return
@@ -367,7 +369,7 @@ class RepoIndex:
                 lap("prior")
                 drift = 0
             self.store.set_meta("prior_drift", str(drift))
-        self._update_history()
+        self.update_history()
         lap("history")
         self.store.set_meta("complete", "1")
         self.store.set_meta("indexed_at", utc_stamp())

@@ -123,6 +123,7 @@ class Watcher:
                     self.index.refresh()
                 else:
                     self.index.update(batch)
+                    self.index.update_history()
                 self.batches += 1
             except Exception as exc:  # keep watching; the next batch or query repairs it
                 sys.stderr.write(f"repo-graph: warning: update failed, will retry: {exc!r}\n")

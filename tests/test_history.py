@@ -7,9 +7,11 @@ import subprocess
 
 from indexer import history
 from indexer.index import RepoIndex
+from indexer.watch import Watcher
 from repo_graph.ranking import related_files
 
 from .conftest import make_repo
+from .test_watch import eventually
 
 # Nothing imports or names anything else: only history joins `billing` and `ledger`.
 FILES = {
@@ -81,3 +83,19 @@ def test_history_is_read_again_when_head_moves_and_absent_without_git(tmp_path):
     index.refresh()
     assert index.store.co_changed("app/billing.py") == []
     index.close()
+
+
+def test_the_watcher_reads_history_again_once_head_has_moved(tmp_path):
+    repo = history_repo(tmp_path)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    watcher = Watcher(index).start()
+    try:
+        commit(repo, "again", {"app/unrelated.py": "def noise():\n    return 2\n",
+                               "app/other.py": "def other():\n    return 3\n"})
+        (repo / "app" / "later.py").write_text("def later():\n    return 4\n")  # the next change after the commit
+        eventually(lambda: dict(index.store.co_changed("app/other.py")).get("app/unrelated.py") == 3,
+                   "co-changes read again after the commit")
+    finally:
+        watcher.stop()
+        index.close()
