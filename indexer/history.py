@@ -33,7 +33,7 @@ def _git(root: Path, *args: str) -> str | None:
 def head(root: Path) -> str | None:
     """The commit the working tree is on, or None outside a git work tree."""
     out = _git(root, "rev-parse", "--verify", "-q", "HEAD")
-    return out.strip() or None if out else None
+    return (out or "").strip() or None
 
 
 def co_changes(root: Path, commits: int = HISTORY_COMMITS) -> Counter:

@@ -166,14 +166,8 @@ class RepoIndex:
     def _update_prior(self) -> None:
         """The structural prior (PageRank) of every node, after a refresh changed the graph."""
         prior = self.graph.prior()
-        with self.lock:
-            self.store.begin()
-            try:
-                self.store.set_priors(prior)
-                self.store.commit()
-            except BaseException:
-                self.store.rollback()
-                raise
+        with self.store.transaction():
+            self.store.set_priors(prior)
 
     def update_history(self) -> None:
         """Co-change counts from git, read again only when HEAD moved (a commit, a
@@ -184,15 +178,9 @@ class RepoIndex:
         if head == (self.store.get_meta("history_head") or ""):
             return
         pairs = history.co_changes(self.root) if head else {}
-        with self.lock:
-            self.store.begin()
-            try:
-                self.store.set_co_changes(pairs)
-                self.store.set_meta("history_head", head)
-                self.store.commit()
-            except BaseException:
-                self.store.rollback()
-                raise
+        with self.store.transaction():
+            self.store.set_co_changes(pairs)
+            self.store.set_meta("history_head", head)
 
     def _reach(self, changed: set[str], old_ids, new_ids, resolver: Resolver) -> set[str]:
         """Files whose links a change can alter. A body edit that keeps every name
@@ -243,14 +231,8 @@ class RepoIndex:
         else:
             affected = set(changed) | self._reach(changed, old_ids, new_ids, resolver)
         for paths, links in resolver.links_in_chunks(affected):
-            with self.lock:
-                self.store.begin()
-                try:
-                    self.store.replace_links(paths, links)
-                    self.store.commit()
-                except BaseException:
-                    self.store.rollback()
-                    raise
+            with self.store.transaction():
+                self.store.replace_links(paths, links)
 
     def _executor(self, todo, given):
         """(executor, whether we own it): a process pool when the work is worth one."""
@@ -278,18 +260,13 @@ class RepoIndex:
             nonlocal last_commit
             if not pending:
                 return
-            self.store.begin()
-            try:
+            with self.store.transaction():
                 for walked, record, old in pending:
                     if record is None:
                         self.store.touch_file(FileState(walked.path, walked.size, walked.mtime_ns, walked.inode,
                                                         old.digest, old.language, old.status, old.indexed_at,
                                                         old.valid_from))
                 self._apply([(w, r, o) for w, r, o in pending if r is not None])
-                self.store.commit()
-            except BaseException:
-                self.store.rollback()
-                raise
             pending.clear()
             last_commit = time.monotonic()
 
@@ -342,14 +319,9 @@ class RepoIndex:
         lap("parse")
         gone = [p for p in known if p not in seen]
         if gone:
-            self.store.begin()
-            try:
+            with self.store.transaction():
                 for path in gone:
                     self._remove(path)
-                self.store.commit()
-            except BaseException:
-                self.store.rollback()
-                raise
         summary.removed = len(gone)
         if self._partial:
             sys.stderr.write(
@@ -437,25 +409,15 @@ class RepoIndex:
                     status[rel] = record.status == "ok"
                     work.append((rel, walked, record, old))
             if touched:
-                self.store.begin()
-                try:
+                with self.store.transaction():
                     for state in touched:
                         self.store.touch_file(state)
-                    self.store.commit()
-                except BaseException:
-                    self.store.rollback()
-                    raise
             if work:
-                self.store.begin()
-                try:
+                with self.store.transaction():
                     for rel, walked, record, old in work:
                         if walked is None:
                             self._remove(rel)
                     self._apply([(walked, record, old) for _, walked, record, old in work if walked is not None])
-                    self.store.commit()
-                except BaseException:
-                    self.store.rollback()
-                    raise
                 self._resolve()
             return status
 

@@ -265,6 +265,17 @@ class Store:
         finally:
             self.lock.release()
 
+    @contextmanager
+    def transaction(self):
+        """begin() ... commit(), or rollback() and re-raise: one write, whole or not at all."""
+        self.begin()
+        try:
+            yield
+            self.commit()
+        except BaseException:
+            self.rollback()
+            raise
+
     def rollback(self):
         try:
             self.db.execute("ROLLBACK")
