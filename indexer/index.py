@@ -23,6 +23,7 @@ from .extract import Extractor
 from .graph import CodeGraph
 from .extract import PARTIAL_WARNING
 from .parse import FileRecord
+from .priority import Priority
 from .resolve import MAX_GLOBAL_MATCHES, Resolver
 from .store import FileState, NodeRow, Store, db_path_for
 from .walk import DEFAULT_MAX_FILE_BYTES, IgnoreRules, WalkedFile, WalkReport, walk
@@ -101,6 +102,7 @@ class RepoIndex:
         self.graph = CodeGraph(self.store)
         self.rules = IgnoreRules(self.root)
         self.ready = threading.Event()
+        self.priority = Priority()  # queries first: background work gives way
         self._partial: int | None = None  # counts partial parses during a refresh
         self._touched_paths: set[str] = set()  # changed since the last resolution
         self._old_ids: dict[str, set[str]] = {}
@@ -231,6 +233,7 @@ class RepoIndex:
         else:
             affected = set(changed) | self._reach(changed, old_ids, new_ids, resolver)
         for paths, links in resolver.links_in_chunks(affected):
+            self.priority.give_way()
             with self.store.transaction():
                 self.store.replace_links(paths, links)
 
@@ -260,6 +263,7 @@ class RepoIndex:
             nonlocal last_commit
             if not pending:
                 return
+            give_way()
             with self.store.transaction():
                 for walked, record, old in pending:
                     if record is None:
@@ -272,7 +276,11 @@ class RepoIndex:
 
         self._partial = 0
         self.rules.invalidate()  # a .gitignore may have changed while nobody watched
-        files = list(walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules))
+        give_way = self.priority.give_way
+        files = []
+        for walked in walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules):
+            give_way()
+            files.append(walked)
         lap = _Laps(summary.phases)
         lap("walk")
         seen = {f.path for f in files}
@@ -307,6 +315,8 @@ class RepoIndex:
                     summary.warnings += len(record.warnings)
                 if len(pending) >= batch_files or time.monotonic() - last_commit > BATCH_SECONDS:
                     flush()
+                else:
+                    give_way()
                 if progress is not None:
                     progress(done_bytes, total_bytes, done_files, len(todo))
         finally:
@@ -319,6 +329,7 @@ class RepoIndex:
         lap("parse")
         gone = [p for p in known if p not in seen]
         if gone:
+            give_way()
             with self.store.transaction():
                 for path in gone:
                     self._remove(path)
@@ -331,16 +342,19 @@ class RepoIndex:
         self._partial = None
         if self._touched_paths:
             changed = len(self._touched_paths)
+            give_way()
             self._resolve()
             lap("resolve")
             # The prior is a slow-moving, whole-graph signal: recompute it once enough
             # of the repository has changed since the last time, not on every save.
             drift = int(self.store.get_meta("prior_drift") or 0) + changed
             if self.store.get_meta("prior_drift") is None or drift > PRIOR_DRIFT_SHARE * max(self.store.file_count(), 1):
+                give_way()
                 self._update_prior()
                 lap("prior")
                 drift = 0
             self.store.set_meta("prior_drift", str(drift))
+        give_way()
         self.update_history()
         lap("history")
         self.store.set_meta("complete", "1")

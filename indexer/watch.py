@@ -118,6 +118,7 @@ class Watcher:
             batch = self._take_batch()
             if not batch or self._stop.is_set():
                 continue
+            self.index.priority.give_way()
             try:
                 if "" in batch or len(batch) > BURST_PATHS or any(p.endswith(".gitignore") for p in batch):
                     self.index.refresh()

@@ -84,7 +84,10 @@ class RepoProvider:
 
     def query(self, q: m.ContextQuery) -> m.QueryResult:
         self._wait_ready()
-        index = self.index
+        with self.index.priority.answering():  # the indexer pauses meanwhile
+            return self._query(self.index, q)
+
+    def _query(self, index: RepoIndex, q: m.ContextQuery) -> m.QueryResult:
         wanted = {NODE_KIND[k] for k in q.kinds if k in NODE_KIND} if q.kinds else set(NODE_KIND.values())
         if not wanted:
             return m.QueryResult((), False)  # Q1: only kinds we never serve were asked for
@@ -140,4 +143,6 @@ class RepoProvider:
         return m.QueryResult(tuple(packed.frames), packed.truncated, packed.dropped if packed.truncated else None)
 
     def verify(self, identities) -> list[m.Verdict]:
-        return verify.verdicts(self.index, identities)
+        self._wait_ready()
+        with self.index.priority.answering():
+            return verify.verdicts(self.index, identities)

@@ -27,6 +27,12 @@ def test_f5_line_spans_keep_every_byte():
     assert sha256(b"x") == "sha256:" + hashlib.sha256(b"x").hexdigest()
 
 
+def test_f5_line_starts_at_the_edges():
+    for data in (b"", b"a", b"a\n", b"\n", b"\n\n", b"a\n\nb\n", b"a\rb\x0bc\n"):
+        expected = [0] + [i + 1 for i, byte in enumerate(data) if byte == 10 and i + 1 < len(data)]
+        assert line_starts(data) == expected, data
+
+
 def test_walk_honours_nested_gitignore_and_negation(tmp_path):
     make_repo(tmp_path, {
         ".gitignore": "*.log\nout/\n",

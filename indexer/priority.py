@@ -1,0 +1,41 @@
+"""Queries before background work. One interpreter runs both, and a catch-up pass
+or a burst of saves competing for it would make a host's question wait: while a
+query is being answered, the indexer stops at its next pause point (never while
+holding the store's lock) until the answer is out or GIVE_WAY_SECONDS pass."""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+
+GIVE_WAY_SECONDS = 0.5  # the longest one pause lasts, so back-to-back queries cannot starve the indexer
+
+
+class Priority:
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._answering = 0
+        self._idle = threading.Event()
+        self._idle.set()
+        self._local = threading.local()
+
+    @contextmanager
+    def answering(self):
+        with self._lock:
+            self._answering += 1
+            self._idle.clear()
+        self._local.depth = getattr(self._local, "depth", 0) + 1
+        try:
+            yield
+        finally:
+            self._local.depth -= 1
+            with self._lock:
+                self._answering -= 1
+                if not self._answering:
+                    self._idle.set()
+
+    def give_way(self) -> None:
+        """Background work calls this between units of work. A query's own thread
+        (which may index an anchored file itself) never waits for itself."""
+        if not self._idle.is_set() and not getattr(self._local, "depth", 0):
+            self._idle.wait(GIVE_WAY_SECONDS)
