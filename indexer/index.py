@@ -137,7 +137,7 @@ class RepoIndex:
             present = old is not None or self.store.file_state(walked.path) is not None
             removed = self.store.delete_file(walked.path) if present else []
             self._touch(walked.path, removed, [n.id for n in record.nodes])
-            batch.append((self._state(walked, record, old), record.nodes, record.edges, record.postings,
+            batch.append((self._state(walked, record, old), record.nodes, record.postings,
                           record.refs, record.imports, "\n".join(record.warnings)))
             for warning in record.warnings:
                 if self._partial is not None and warning.startswith(PARTIAL_WARNING):

@@ -1,4 +1,5 @@
-"""One file's bytes to the rows it contributes: nodes, edges, postings, names.
+"""One file's bytes to the rows it contributes: nodes (their parents are the
+structural edges), postings, names.
 
 A pure function of (path, bytes), so it can run in a worker process; it reads
 nothing else and writes nothing.
@@ -26,9 +27,6 @@ W_SIGNATURE = 1.5
 W_PATH = 1.0
 W_BODY = 1.0
 
-DEFINES = "code.defines"
-CONTAINS = "repo-graph:contains"
-
 BINARY_SNIFF = 8192
 
 
@@ -39,7 +37,6 @@ class FileRecord:
     language: str | None
     status: str  # ok | binary | unsupported | generated
     nodes: list[NodeRow] = field(default_factory=list)
-    edges: list[tuple[str, str, str]] = field(default_factory=list)
     postings: dict[str, bytes] = field(default_factory=dict)  # term -> packed (indexer/postings.py)
     refs: list[tuple[str, str, str, int]] = field(default_factory=list)  # (src id, name, kind, line)
     imports: list[tuple[str, int, str]] = field(default_factory=list)  # (target, line, names)
@@ -179,9 +176,6 @@ def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text
                      parent_id, sym.signature, sym.doc, length, _head(sym, children.get(i, [])))
         record.nodes.append(node)
         scored.append((len(record.nodes) - 1, tf))
-        record.edges.append((rel, node_id, DEFINES))
-        if sym.parent is not None:
-            record.edges.append((parent_id, node_id, CONTAINS))
     module_id = _add_module(record, spec, extraction, data, starts, path_text, prefix, scored)
     for ref in extraction.references:
         src = ids[ref.scope] if ref.scope is not None else (module_id or rel)
@@ -223,7 +217,6 @@ def _add_module(record, spec, extraction, data, starts, path_text, prefix, score
     record.nodes.append(_node(node_id, rel, "symbol", "module", PurePosixPath(rel).stem, f"module {name}", 1, last,
                               span, rel, signature, extraction.module_doc, length))
     scored.append((len(record.nodes) - 1, tf))
-    record.edges.append((rel, node_id, DEFINES))
     return node_id
 
 
@@ -245,9 +238,6 @@ def _add_sections(record: FileRecord, data, starts, path_text, scored):
                      parent_id, "", "", length)
         record.nodes.append(node)
         scored.append((len(record.nodes) - 1, tf))
-        record.edges.append((rel, node_id, DEFINES))
-        if sec.parent is not None:
-            record.edges.append((parent_id, node_id, CONTAINS))
 
 
 _CODE_SPAN = re.compile(r"`([^`\n]{2,120})`")
@@ -274,4 +264,4 @@ def _ancestors(found, sec):
     return reversed(out)
 
 
-__all__ = ["FileRecord", "parse", "terms", "module_name", "DEFINES", "CONTAINS"]
+__all__ = ["FileRecord", "parse", "terms", "module_name"]

@@ -18,15 +18,13 @@ from pathlib import Path
 
 from .postings import unpack as unpack_postings
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 # Lookup indexes that a bulk load drops and rebuilds once at the end (sorted builds
 # are far cheaper than millions of random inserts).
 _BULK_INDEXES = {
     "postings_term": "CREATE INDEX IF NOT EXISTS postings_term ON postings(term)",
     "postings_file": "CREATE INDEX IF NOT EXISTS postings_file ON postings(file)",
     "refs_name": "CREATE INDEX IF NOT EXISTS refs_name ON refs(name)",
-    "edges_src": "CREATE INDEX IF NOT EXISTS edges_src ON edges(src)",
-    "edges_dst": "CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst)",
     "links_src": "CREATE INDEX IF NOT EXISTS links_src ON links(src)",
     "nodes_name": "CREATE INDEX IF NOT EXISTS nodes_name ON nodes(name)",
 }
@@ -45,8 +43,11 @@ CREATE TABLE nodes(
   prior REAL NOT NULL DEFAULT 0);
 CREATE INDEX nodes_parent ON nodes(parent);
 CREATE INDEX nodes_path ON nodes(path);
-CREATE TABLE edges(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
-CREATE INDEX edges_path ON edges(path);
+-- A file defines each of its nodes, and a node contains those whose parent it is: read
+-- from the nodes through their indexes (path, parent, id), never stored twice.
+CREATE VIEW edges(path, src, dst, rel) AS
+  SELECT path, path, id, 'code.defines' FROM nodes WHERE kind!='file'
+  UNION ALL SELECT path, parent, id, 'repo-graph:contains' FROM nodes WHERE kind!='file' AND parent!=path;
 CREATE TABLE postings(term TEXT NOT NULL, file INTEGER NOT NULL, data BLOB NOT NULL);  -- indexer/postings.py
 CREATE TABLE corpus(id INTEGER PRIMARY KEY CHECK (id = 1), nodes INTEGER NOT NULL, length REAL NOT NULL);
 INSERT INTO corpus VALUES(1, 0, 0.0);
@@ -190,9 +191,9 @@ class Store:
                 return False
             self.db.execute("BEGIN IMMEDIATE")
             try:
-                tables = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-                for table in tables:
-                    self.db.execute(f'DROP TABLE IF EXISTS "{table}"')
+                found = self.db.execute("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view')")
+                for kind, name in list(found):
+                    self.db.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')
                 for statement in _SCHEMA.strip().split(";"):
                     if statement.strip():
                         self.db.execute(statement)
@@ -296,28 +297,27 @@ class Store:
             "UPDATE corpus SET (nodes, length) = (SELECT corpus.nodes - count(*), corpus.length - coalesce(sum(nodes.length), 0) "
             "FROM nodes WHERE path=? AND kind!='file')", (path,))
         self.db.execute("DELETE FROM postings WHERE file=(SELECT rowid FROM nodes WHERE id=?)", (path,))
-        for table in ("nodes", "edges", "refs", "imports", "links", "files"):
+        for table in ("nodes", "refs", "imports", "links", "files"):
             self.db.execute(f"DELETE FROM {table} WHERE path=?", (path,))
         return ids
 
-    def put_file(self, state: FileState, nodes, edges, postings, refs, imports, warnings: str = "") -> None:
+    def put_file(self, state: FileState, nodes, postings, refs, imports, warnings: str = "") -> None:
         """Write everything one file contributes; the caller has deleted its old rows.
         Call between begin() and commit()."""
-        self.put_files([(state, nodes, edges, postings, refs, imports, warnings)])
+        self.put_files([(state, nodes, postings, refs, imports, warnings)])
 
     def put_files(self, batch) -> None:
         """put_file for many files at once: one statement per table, rowids assigned
         here (no round trip per node). Call between begin() and commit()."""
         next_rowid = (self.db.execute("SELECT max(rowid) FROM nodes").fetchone()[0] or 0) + 1
-        files, node_rows, edge_rows, posting_rows, ref_rows, import_rows = [], [], [], [], [], []
-        for state, nodes, edges, postings, refs, imports, warnings in batch:
+        files, node_rows, posting_rows, ref_rows, import_rows = [], [], [], [], []
+        for state, nodes, postings, refs, imports, warnings in batch:
             files.append((state.path, state.size, state.mtime_ns, state.inode, state.digest, state.language,
                           state.status, state.indexed_at, state.valid_from, warnings))
             first = next_rowid
             for node in nodes:
                 node_rows.append((next_rowid, *_node_values(node)))
                 next_rowid += 1
-            edge_rows += [(state.path, src, dst, rel) for src, dst, rel in edges]
             posting_rows += [(term, first, data) for term, data in postings.items()]  # first: the file node
             ref_rows += [(state.path, *r) for r in refs]
             import_rows += [(state.path, *i) for i in imports]
@@ -327,7 +327,6 @@ class Store:
         ex = self.db.executemany
         ex("INSERT INTO files VALUES(?,?,?,?,?,?,?,?,?,?)", files)
         ex(f"INSERT INTO nodes(rowid,{','.join(NODE_COLUMNS)}) VALUES(?,{','.join('?' * len(NODE_COLUMNS))})", node_rows)
-        ex("INSERT INTO edges VALUES(?,?,?,?)", edge_rows)
         ex("INSERT INTO postings VALUES(?,?,?)", posting_rows)
         ex("INSERT INTO refs VALUES(?,?,?,?,?)", ref_rows)
         ex("INSERT INTO imports VALUES(?,?,?,?)", import_rows)
