@@ -215,16 +215,26 @@ class RepoIndex:
             reach |= {p for p in resolver.files if PurePosixPath(p).stem.lower() == "readme" and posixpath.dirname(p) in dirs}
         return reach
 
-    def _resolve(self) -> None:
+    def _resolve(self, only: set[str] | None = None, pause=lambda: None) -> None:
         """Re-resolve the links of changed files and of every file their change can
         reach. The links are worked out without holding the lock (reads only; queries
-        go on meanwhile) and written in one transaction."""
+        go on meanwhile) and written in one transaction per chunk. `only`: resolve
+        just these changed files (a query's own freshness check must not take on the
+        hundreds a running refresh has written so far). `pause` runs between chunks:
+        the priority's give_way when the caller holds no lock."""
         with self.lock:
-            if not self._touched_paths:
+            tracked = all(p in self._new_ids for p in self._touched_paths)  # ids dropped past TRACK_IDS_FILES
+            if only is None or not tracked:
+                changed, self._touched_paths = self._touched_paths, set()
+                old_ids, new_ids = self._old_ids, self._new_ids
+                self._old_ids, self._new_ids = {}, {}
+            else:
+                changed = self._touched_paths & only
+                self._touched_paths -= changed
+                old_ids = {p: self._old_ids.pop(p) for p in changed}
+                new_ids = {p: self._new_ids.pop(p) for p in changed}
+            if not changed:
                 return
-            changed, self._touched_paths = self._touched_paths, set()
-            old_ids, new_ids = self._old_ids, self._new_ids
-            self._old_ids, self._new_ids = {}, {}
         files = self.store.file_count()
         full = len(changed) >= TRACK_IDS_FILES or len(changed) > FULL_RESOLVE_SHARE * max(files, 1)
         resolver = Resolver(self.store, self.registry, every_symbol=full)
@@ -233,7 +243,7 @@ class RepoIndex:
         else:
             affected = set(changed) | self._reach(changed, old_ids, new_ids, resolver)
         for paths, links in resolver.links_in_chunks(affected):
-            self.priority.give_way()
+            pause()
             with self.store.transaction():
                 self.store.replace_links(paths, links)
 
@@ -343,7 +353,7 @@ class RepoIndex:
         if self._touched_paths:
             changed = len(self._touched_paths)
             give_way()
-            self._resolve()
+            self._resolve(pause=give_way)
             lap("resolve")
             # The prior is a slow-moving, whole-graph signal: recompute it once enough
             # of the repository has changed since the last time, not on every save.
@@ -432,7 +442,7 @@ class RepoIndex:
                         if walked is None:
                             self._remove(rel)
                     self._apply([(walked, record, old) for _, walked, record, old in work if walked is not None])
-                self._resolve()
+                self._resolve(only={rel for rel, *_ in work})
             return status
 
     def _stat(self, rel: str) -> WalkedFile | None:

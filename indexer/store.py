@@ -29,6 +29,7 @@ _BULK_INDEXES = {
     "nodes_name": "CREATE INDEX IF NOT EXISTS nodes_name ON nodes(name)",
 }
 CACHE_ENV = "REPO_GRAPH_CACHE_DIR"
+WAL_CHECKPOINT_PAGES = 8192
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -162,6 +163,10 @@ class Store:
             db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA cache_size=-65536")  # 64 MiB of page cache
+            # Checkpoint every 32 MiB of WAL, not 4: a burst of saves rewrites the same
+            # index pages batch after batch, and each checkpoint copies them again.
+            db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
+            db.execute(f"PRAGMA journal_size_limit={WAL_CHECKPOINT_PAGES * 4096}")
             held = self._local.held = _Held(db)
             with self.lock:
                 self._held.add(held)
