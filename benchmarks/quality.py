@@ -104,7 +104,8 @@ MAX_SOURCE_FILES = 8
 MIN_WORDS = 4
 K1, B = 1.2, 0.75
 ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:lexical", "repo-graph:prior",
-               "repo-graph:no-history", "repo-graph:co-change-3", "repo-graph:co-change-12")
+               "repo-graph:no-history", "repo-graph:co-change-3", "repo-graph:co-change-12",
+               "repo-graph:no-feedback", "repo-graph:feedback-0.25", "repo-graph:feedback-1")
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
 # "lexical" is BM25F alone (no closeness to the anchors); plain repo-graph adds the
 # graph; "prior" adds the PageRank prior at 0.03 in the fused score. The G4 tiers
@@ -115,6 +116,9 @@ ABLATIONS = {
     "repo-graph:no-history": {"W_CO_CHANGE": 0.0},  # without the co-changes read from git
     "repo-graph:co-change-3": {"W_CO_CHANGE": 3.0},  # co-change weights beside the default (6)
     "repo-graph:co-change-12": {"W_CO_CHANGE": 12.0},
+    "repo-graph:no-feedback": {"W_FEEDBACK": 0.0},  # unanchored: no closeness to the best matches
+    "repo-graph:feedback-0.25": {"W_FEEDBACK": 0.25},  # feedback weights beside the default (0.5)
+    "repo-graph:feedback-1": {"W_FEEDBACK": 1.0},
 }
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
 DOC_DIRS = frozenset({"doc", "docs", "docs_src", "documentation"})

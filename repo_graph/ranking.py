@@ -55,6 +55,12 @@ W_CO_CHANGE = 6.0  # per log(1 + commits that changed both files), from git hist
 W_SAME_DIRECTORY = 0.8
 W_SIBLING_TEST = 1.0  # tests beside a test file tend to change with it
 MAX_RELATED_FILES = 40
+# Without anchors, the best-matching files stand in for them, more weakly: what they
+# import, test and were committed with is likelier the rest of the change than a file
+# that merely shares words with the question (pseudo-relevance feedback).
+W_FEEDBACK = 0.5
+FEEDBACK_FILES = 3
+FEEDBACK_MIN_MATCH = 0.5  # of the best match: a weak match is no stand-in for an anchor
 SYMBOLS_PER_RELATED_FILE = 6
 ANCHOR_FILE_FRAMES = 2  # the host has an anchored file open: a glimpse of it, then its neighbours
 RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it documents no code
@@ -163,10 +169,10 @@ def _is_test(path: str) -> bool:
     return name.startswith("test_") or name.endswith(("_test", "_tests", "_spec", ".test", ".spec")) or "/tests/" in f"/{path}"
 
 
-def related_files(index, anchor_files: set[str]) -> dict[str, float]:
+def related_files(index, anchor_files: set[str], *, same_directory: bool = True) -> dict[str, float]:
     """Files joined to the anchored ones: imports either way, calls and references
-    between their symbols, docs naming them, their tests, their directory, and the
-    files committed with them before (git history). In [0, 1]."""
+    between their symbols, docs naming them, their tests, their directory (unless
+    told not to), and the files committed with them before (git history). In [0, 1]."""
     weight: dict[str, float] = defaultdict(float)
     store = index.store
     for anchor in anchor_files:
@@ -184,6 +190,8 @@ def related_files(index, anchor_files: set[str]) -> dict[str, float]:
         for path in store.paths_named_like(stem):
             if _is_test_pair(anchor, path):
                 weight[path] += W_SAME_TEST
+        if not same_directory:
+            continue
         directory = posixpath.dirname(anchor)
         siblings = store.paths_under(directory + "/") if directory else store.paths_in_root()
         anchor_is_test = _is_test(anchor)
@@ -201,6 +209,21 @@ def related_files(index, anchor_files: set[str]) -> dict[str, float]:
     return {path: w / best for path, w in top}
 
 
+def _feedback(index, matched: dict[int, tuple[float, str]]) -> dict[str, float]:
+    """Closeness for an unanchored question: the best-matching files and the files
+    related to them, at W_FEEDBACK of an anchor's strength."""
+    best: dict[str, float] = {}
+    for score, path in matched.values():
+        if score > best.get(path, 0.0):
+            best[path] = score
+    floor = FEEDBACK_MIN_MATCH * max(best.values())
+    top = sorted((p for p in best if best[p] >= floor), key=lambda p: (-best[p], p))[:FEEDBACK_FILES]
+    # Not their directories: a best match's siblings share its folder, not the question.
+    near = {path: W_FEEDBACK * w for path, w in related_files(index, set(top), same_directory=False).items()}
+    near.update((path, W_FEEDBACK) for path in top)  # as close as what they lead to
+    return near
+
+
 def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[Candidate]:
     """Candidates best first. With anchors, every node within one hop of one ranks
     above every node that is not (G4); inside each tier the fused score decides."""
@@ -208,6 +231,8 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     anchor_files = {s.partition("#")[0] for s in seeds}
     related = related_files(index, anchor_files) if seeds else {}
     matched = lexical(index, text, related)
+    if not seeds and W_FEEDBACK and matched:
+        related = _feedback(index, matched)
 
     # Personalized PageRank from the anchors (and, more weakly, the best matches)
     # over their neighbourhood: how much of the anchors' attention reaches a node.

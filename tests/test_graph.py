@@ -155,3 +155,20 @@ def test_a_very_common_term_only_reweighs_files_rarer_terms_found(tmp_path, monk
     best = max(pruned.items(), key=lambda kv: kv[1][0])
     assert index.store.ids_of_rowids([best[0]])[best[0]] == "target.py#retry_budget"
     index.close()
+
+
+def test_unanchored_question_favours_what_the_best_match_leads_to(provider_factory, tmp_path):
+    """Without anchors the best-matching files stand in for them (pseudo-relevance
+    feedback): of two equal matches, the one the best match imports and calls ranks
+    first, though the other one's name sorts first."""
+    repo = make_repo(tmp_path / "fb", {
+        "app.py": "from zz_helpers import quota\n\n\ndef enforce_rate_limit_quota():\n"
+                  '    """Enforce the rate limit quota."""\n    return quota()\n',
+        "zz_helpers.py": "def quota():\n    return 10\n",
+        "aa_other.py": "def quota():\n    return 10\n",
+    })
+    p = provider_factory(repo)
+    p.handshake()
+    ids = [f["id"] for f in p.query(goal="rate limit quota", max_frames=10)["result"]["frames"]]
+    assert ids[0] == "app.py#enforce_rate_limit_quota"
+    assert ids.index("zz_helpers.py#quota") < ids.index("aa_other.py#quota")
