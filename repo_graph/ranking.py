@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import posixpath
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -65,6 +66,12 @@ SYMBOLS_PER_RELATED_FILE = 6
 ANCHOR_FILE_FRAMES = 2  # the host has an anchored file open: a glimpse of it, then its neighbours
 RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it documents no code
 MAX_CANDIDATES = 400
+# A symbol the question names in code form (`jsonable_encoder`, Data.Render,
+# SetCookieData) matches best of all, when few symbols bear the name: the words
+# around it then weigh at most MENTION_LEAD of that.
+MENTION_MATCH = 1.0
+MENTION_LEAD = 0.9
+MAX_MENTION_DEFS = 5
 COMMON_POSTINGS = 20_000  # past this many nodes, a term scores only files rarer terms matched
 
 
@@ -150,6 +157,39 @@ def _unique(values: np.ndarray) -> np.ndarray:
     return ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if len(ordered) else ordered
 
 
+_BACKTICKED = re.compile(r"`([^`\n]{2,120})`")
+_QUALIFIED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*")
+_CAMEL_HUMP = re.compile(r"[a-z0-9][A-Z]")
+
+
+def _code_names(text: str) -> list[str]:
+    """Names the text writes as code: anything in backticks, and words with an
+    underscore, a dot or `::` between parts, or a hump (`BindPlain`), not plain
+    capitalised words (`Render` starts a sentence as often as it names a method)."""
+    named = []
+    for span in _BACKTICKED.findall(text):
+        found = _QUALIFIED_NAME.search(span)  # `require_git(false)` names require_git
+        if found:
+            named.append(found.group())
+    for word in _QUALIFIED_NAME.findall(text):
+        inner = word.strip("_")
+        if "_" in inner or "." in word or "::" in word or _CAMEL_HUMP.search(word):
+            named.append(word)
+    return [n.replace("::", ".") for n in dict.fromkeys(named) if len(n) >= 3]
+
+
+def mentioned(index, text: str) -> dict[int, tuple[float, str]]:
+    """Definitions of the symbols the question names in code form: rowid -> (match, path)."""
+    out: dict[int, tuple[float, str]] = {}
+    for name in _code_names(text):
+        nodes = index.store.find_by_name(name, limit=MAX_MENTION_DEFS + 1)
+        if not nodes or len(nodes) > MAX_MENTION_DEFS:
+            continue  # unknown, or too common to point anywhere
+        rowid_of = index.store.rowids_of_ids(n.id for n in nodes)
+        out.update((rowid_of[n.id], (MENTION_MATCH, n.path)) for n in nodes if n.id in rowid_of)
+    return out
+
+
 def _top(values: np.ndarray, n: int) -> np.ndarray:
     """Indexes of the n largest values (any order)."""
     return np.argpartition(-values, n)[:n] if len(values) > n else np.arange(len(values))
@@ -209,15 +249,16 @@ def related_files(index, anchor_files: set[str], *, same_directory: bool = True)
     return {path: w / best for path, w in top}
 
 
-def _feedback(index, matched: dict[int, tuple[float, str]]) -> dict[str, float]:
-    """Closeness for an unanchored question: the best-matching files and the files
-    related to them, at W_FEEDBACK of an anchor's strength."""
+def _feedback(index, matched: dict[int, tuple[float, str]], named: list[str]) -> dict[str, float]:
+    """Closeness for an unanchored question: the files of the symbols it names, the
+    best-matching files, and the files related to them, at W_FEEDBACK of an anchor's
+    strength."""
     best: dict[str, float] = {}
     for score, path in matched.values():
         if score > best.get(path, 0.0):
             best[path] = score
     floor = FEEDBACK_MIN_MATCH * max(best.values())
-    top = sorted((p for p in best if best[p] >= floor), key=lambda p: (-best[p], p))[:FEEDBACK_FILES]
+    top = named + sorted((p for p in best if best[p] >= floor), key=lambda p: (-best[p], p))[:FEEDBACK_FILES]
     # Not their directories: a best match's siblings share its folder, not the question.
     near = {path: W_FEEDBACK * w for path, w in related_files(index, set(top), same_directory=False).items()}
     near.update((path, W_FEEDBACK) for path in top)  # as close as what they lead to
@@ -231,8 +272,12 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     anchor_files = {s.partition("#")[0] for s in seeds}
     related = related_files(index, anchor_files) if seeds else {}
     matched = lexical(index, text, related)
+    named = mentioned(index, text) if MENTION_MATCH else {}
+    if named:
+        matched = {rowid: (MENTION_LEAD * match, path) for rowid, (match, path) in matched.items()}
+        matched.update(named)
     if not seeds and W_FEEDBACK and matched:
-        related = _feedback(index, matched)
+        related = _feedback(index, matched, [path for _, path in named.values()])
 
     # Personalized PageRank from the anchors (and, more weakly, the best matches)
     # over their neighbourhood: how much of the anchors' attention reaches a node.

@@ -172,3 +172,14 @@ def test_unanchored_question_favours_what_the_best_match_leads_to(provider_facto
     ids = [f["id"] for f in p.query(goal="rate limit quota", max_frames=10)["result"]["frames"]]
     assert ids[0] == "app.py#enforce_rate_limit_quota"
     assert ids.index("zz_helpers.py#quota") < ids.index("aa_other.py#quota")
+
+
+def test_a_symbol_named_in_code_form_is_found_though_other_files_share_more_words(provider_factory, tmp_path):
+    distractor = ('def edge_case_fix_{n}():\n    """Fix the edge case in the header line parse."""\n'
+                  '    return "fix edge case header line parse"\n')
+    files = {f"{c}.py": distractor.format(n=c) for c in "bcd"}
+    files["z.py"] = "def parse_header_line(x):\n    return x\n"
+    p = provider_factory(make_repo(tmp_path / "mention", files))
+    p.handshake()
+    ids = [f["id"] for f in p.query(goal="fix the edge case in `parse_header_line`", max_frames=10)["result"]["frames"]]
+    assert ids[0] == "z.py#parse_header_line", ids
