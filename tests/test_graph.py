@@ -174,12 +174,21 @@ def test_unanchored_question_favours_what_the_best_match_leads_to(provider_facto
     assert ids.index("zz_helpers.py#quota") < ids.index("aa_other.py#quota")
 
 
-def test_a_symbol_named_in_code_form_is_found_though_other_files_share_more_words(provider_factory, tmp_path):
+def test_a_symbol_named_in_code_form_leads_when_the_mention_signal_is_on(tmp_path, monkeypatch):
+    """Off by default (it cost ripgrep recall on benchmarks/quality.py); the ablation
+    `repo-graph:mention` switches it on, and then a symbol named in backticks leads
+    files that share more of the question's words."""
+    from repo_graph import ranking
+
     distractor = ('def edge_case_fix_{n}():\n    """Fix the edge case in the header line parse."""\n'
                   '    return "fix edge case header line parse"\n')
     files = {f"{c}.py": distractor.format(n=c) for c in "bcd"}
     files["z.py"] = "def parse_header_line(x):\n    return x\n"
-    p = provider_factory(make_repo(tmp_path / "mention", files))
-    p.handshake()
-    ids = [f["id"] for f in p.query(goal="fix the edge case in `parse_header_line`", max_frames=10)["result"]["frames"]]
-    assert ids[0] == "z.py#parse_header_line", ids
+    index = RepoIndex(make_repo(tmp_path / "mention", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    question = "fix the edge case in `parse_header_line`"
+    assert ranking._code_names(question) == ["parse_header_line"]
+    assert ranking.rank(index, question, set())[0].node.id != "z.py#parse_header_line"
+    monkeypatch.setattr(ranking, "MENTION_MATCH", 1.0)
+    assert ranking.rank(index, question, set())[0].node.id == "z.py#parse_header_line"
+    index.close()
