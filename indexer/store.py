@@ -417,14 +417,18 @@ class Store:
     def refs_of(self, paths) -> list[tuple[str, str, str, str]]:
         return self._in("SELECT path, src, name, kind FROM refs WHERE path IN ({})", paths)
 
-    def links_from_file(self, path: str) -> list[tuple[str, str]]:
-        """(dst, rel) of every resolved link owned by one file."""
-        return self.db.execute("SELECT dst, rel FROM links WHERE path=?", (path,)).fetchall()
-
-    def links_into_file(self, path: str) -> list[tuple[str, str]]:
-        """(owner path, rel) of every resolved link into one file or its symbols."""
+    def links_from_file(self, path: str) -> list[tuple[str, str, int]]:
+        """(target file, rel, how many) of the resolved links one file owns, counted
+        here: a hub's thousands of rows need not become Python tuples."""
         return self.db.execute(
-            "SELECT path, rel FROM links WHERE dst=? OR (dst >= ? AND dst < ?)", (path, path + "#", path + "$")
+            "SELECT CASE WHEN instr(dst, '#') THEN substr(dst, 1, instr(dst, '#') - 1) ELSE dst END, rel, count(*) "
+            "FROM links WHERE path=? GROUP BY 1, 2", (path,)).fetchall()
+
+    def links_into_file(self, path: str) -> list[tuple[str, str, int]]:
+        """(owner file, rel, how many) of the resolved links into one file or its symbols."""
+        return self.db.execute(
+            "SELECT path, rel, count(*) FROM links WHERE dst=? OR (dst >= ? AND dst < ?) GROUP BY 1, 2",
+            (path, path + "#", path + "$"),
         ).fetchall()
 
     def paths_named_like(self, stem: str) -> list[str]:

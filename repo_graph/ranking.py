@@ -219,10 +219,8 @@ def related_files(index, anchor_files: set[str], *, same_directory: bool = True)
     store = index.store
     for anchor in anchor_files:
         joined: dict[tuple[str, str], int] = defaultdict(int)
-        for dst, rel in store.links_from_file(anchor):
-            joined[(dst.partition("#")[0], rel)] += 1
-        for src_path, rel in store.links_into_file(anchor):
-            joined[(src_path, rel)] += 1
+        for path, rel, n in store.links_from_file(anchor) + store.links_into_file(anchor):
+            joined[(path, rel)] += n
         for (path, rel), n in joined.items():
             weight[path] += FILE_LINK_WEIGHTS.get(rel, 0.5) * (1 + math.log(n))
         if W_CO_CHANGE:
@@ -311,7 +309,7 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     lex = {node.id: matched[rowid][0] for rowid, node in pre_nodes.items()}
     near = [node_id for node_id, h in hops.items() if h <= 1 and node_id not in by_id]
     by_id.update(index.store.nodes_by_id(near))
-    if related:
+    if related and seeds:  # an anchor's neighbours are worth showing unmatched; the feedback's are not
         for node in index.store.top_nodes_in_files(list(related), SYMBOLS_PER_RELATED_FILE):
             by_id.setdefault(node.id, node)
     if not matched and not seeds:
