@@ -52,6 +52,14 @@ def test_mixed_repository_of_seven_languages_indexes_without_warnings(mixed):
     assert {"python", "typescript", "c", "go", "rust", "java", "ruby", "markdown"} <= set(summary.languages)
 
 
+def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
+    """defines/contains are a view over the nodes; the summary counts them off the
+    indexes instead of scanning it, and must count what the view lists."""
+    index, summary = mixed
+    edges = index.store.all_edges()
+    assert summary.edges == index.store.counts()["edges"] == len(edges)
+    assert {r for _, _, r in edges} >= {"code.defines", "repo-graph:contains", "code.imports", "code.calls"}
+
 @pytest.mark.parametrize(
     "src,dst",
     [
