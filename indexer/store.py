@@ -7,6 +7,7 @@ file. A database written by another schema version is rebuilt, never misread.
 from __future__ import annotations
 
 import hashlib
+import json
 import operator
 import os
 import sqlite3
@@ -295,8 +296,13 @@ class Store:
             (state.size, state.mtime_ns, state.inode, state.path),
         )
 
+    def _changed(self) -> None:
+        """Every write that can change counts() says so, inside its transaction."""
+        self.db.execute("INSERT INTO meta VALUES('generation', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
+
     def delete_file(self, path: str) -> list[str]:
         """Remove a file's rows; returns the ids of the nodes that went."""
+        self._changed()
         ids = [r[0] for r in self.db.execute("SELECT id FROM nodes WHERE path=?", (path,))]
         self.db.execute(
             "UPDATE corpus SET (nodes, length) = (SELECT corpus.nodes - count(*), corpus.length - coalesce(sum(nodes.length), 0) "
@@ -314,6 +320,7 @@ class Store:
     def put_files(self, batch) -> None:
         """put_file for many files at once: one statement per table, rowids assigned
         here (no round trip per node). Call between begin() and commit()."""
+        self._changed()
         next_rowid = (self.db.execute("SELECT max(rowid) FROM nodes").fetchone()[0] or 0) + 1
         files, node_rows, posting_rows, ref_rows, import_rows = [], [], [], [], []
         for state, nodes, postings, refs, imports, warnings in batch:
@@ -475,6 +482,7 @@ class Store:
 
     def replace_links(self, paths, links) -> None:
         """Links owned by `paths` become `links` [(path, src, dst, rel)]. Inside begin()/commit()."""
+        self._changed()
         paths = list(paths)
         for i in range(0, len(paths), 900):
             chunk = paths[i : i + 900]
@@ -529,6 +537,19 @@ class Store:
         return self.db.execute("SELECT count(*) FROM files WHERE status='ok'").fetchone()[0]
 
     def counts(self) -> dict[str, int]:
+        """Files, nodes per kind, edges, languages. Counting scans every node row (~4 s
+        on the kernel), so the answer is kept with the write generation it was counted
+        at and reused until a write moves it: a no-op refresh reads it back."""
+        with self.snapshot():
+            generation = self.get_meta("generation") or "0"
+            kept = json.loads(self.get_meta("counts") or "{}")
+            if kept.get("generation") == generation:
+                return kept["counts"]
+            out = self._count()
+        self.set_meta("counts", json.dumps({"generation": generation, "counts": out}))
+        return out
+
+    def _count(self) -> dict[str, int]:
         out = {"files": self.db.execute("SELECT count(*) FROM files WHERE status='ok'").fetchone()[0]}
         for kind, n in self.db.execute("SELECT kind, count(*) FROM nodes GROUP BY kind"):
             out[kind] = n

@@ -200,3 +200,22 @@ def test_a_symbol_named_in_code_form_leads_when_the_mention_signal_is_on(tmp_pat
     monkeypatch.setattr(ranking, "MENTION_MATCH", 1.0)
     assert ranking.rank(index, question, set())[0].node.id == "z.py#parse_header_line"
     index.close()
+
+
+def test_counts_are_kept_until_a_write_changes_them(mixed):
+    """A no-op refresh reads the counts back (counting scans every node); any write
+    (a file, its removal, re-resolved links) makes the next count a fresh one."""
+    index, _ = mixed
+    before = index.store.counts()
+    assert index.store.get_meta("counts")  # kept
+    assert index.refresh().symbols == before["symbol"]  # nothing changed: read back
+    target = index.root / "pkg" / "b.py"
+    target.write_text(target.read_text() + "\n\ndef one_more():\n    return helper()\n")
+    assert index.ensure_fresh("pkg/b.py")
+    after = index.store.counts()
+    assert after["symbol"] == before["symbol"] + 1
+    assert after["edges"] == len(index.store.all_edges()) > before["edges"]
+    target.unlink()
+    assert not index.ensure_fresh("pkg/b.py")
+    gone = index.store.counts()
+    assert gone["files"] == before["files"] - 1 and gone["edges"] == len(index.store.all_edges())
