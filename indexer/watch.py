@@ -20,7 +20,11 @@ from .walk import ALWAYS_SKIPPED
 
 DEBOUNCE_SECONDS = 0.15  # quiet time before a batch is applied
 MAX_WAIT_SECONDS = 1.0  # a steady trickle of events still gets applied this often
-BURST_PATHS = 500  # past this many paths in one batch, a full incremental refresh is cheaper
+# Past this many paths in one batch, an incremental refresh: it parses in the process
+# pool, commits every few dozen files and gives way to queries, where an update parses
+# in this process holding the store's lock (a query's freshness check waited 12 s
+# behind a 400-path update in a burst).
+BURST_PATHS = 64
 RESCAN_SECONDS = 30.0  # the fallback when the OS watch limit is reached
 
 
