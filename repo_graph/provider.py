@@ -75,10 +75,13 @@ class RepoProvider:
         thread.start()
         return thread
 
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + FIRST_INDEX_WAIT
+    def _wait_open(self) -> None:
         if not self._opened.wait(FIRST_INDEX_WAIT) or self.index is None:
             raise ProtocolError(UNAVAILABLE, self._open_error or "the index is still being opened; retry shortly")
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + FIRST_INDEX_WAIT
+        self._wait_open()
         if not self.index.ready.wait(max(0.0, deadline - time.monotonic())):
             raise ProtocolError(UNAVAILABLE, "the first index of this repository is still being built; retry shortly")
 
@@ -143,6 +146,6 @@ class RepoProvider:
         return m.QueryResult(tuple(packed.frames), packed.truncated, packed.dropped if packed.truncated else None)
 
     def verify(self, identities) -> list[m.Verdict]:
-        self._wait_ready()
+        self._wait_open()  # verdicts come from disk: no need to wait for a first index
         with self.index.priority.answering():
             return verify.verdicts(self.index, identities)
