@@ -260,8 +260,10 @@ class RepoIndex:
         # spawn, not fork: serve has threads running, and fork would copy their locks.
         return ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn")), True
 
-    def refresh(self, progress=None, executor=None) -> Summary:
-        """Bring the index in line with the tree: parse new and changed files, drop gone ones."""
+    def refresh(self, progress=None, executor=None, *, count: bool = True) -> Summary:
+        """Bring the index in line with the tree: parse new and changed files, drop gone ones.
+        count=False: the summary's node and edge counts stay 0 (after a write they take a
+        scan of every node row, seconds on the kernel; the watcher has no use for them)."""
         started = time.monotonic()
         summary = Summary(database=str(self.store.path))
         report = WalkReport()
@@ -370,7 +372,7 @@ class RepoIndex:
         self.store.set_meta("complete", "1")
         self.store.set_meta("indexed_at", utc_stamp())
         self.ready.set()
-        counts = self.store.counts()
+        counts = self.store.counts() if count else {"files": self.store.file_count(), "edges": 0, "languages": {}}
         summary.files = counts["files"]
         summary.symbols = counts.get("symbol", 0)
         summary.sections = counts.get("section", 0)

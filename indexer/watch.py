@@ -125,7 +125,7 @@ class Watcher:
             self.index.priority.give_way()
             try:
                 if "" in batch or len(batch) > BURST_PATHS or any(p.endswith(".gitignore") for p in batch):
-                    self.index.refresh()
+                    self.index.refresh(count=False)
                 else:
                     self.index.update(batch)
                     self.index.update_history()

@@ -62,7 +62,7 @@ class RepoProvider:
                 # before the catch-up pass competes with it for the interpreter.
                 self.tokenizer.wait_loaded()
             try:
-                summary = self.index.refresh()
+                summary = self.index.refresh(count=False)  # the line below says files only
                 sys.stderr.write(
                     f"repo-graph: index ready: {summary.files} files, {summary.parsed} parsed, "
                     f"{summary.unchanged} unchanged, {summary.removed} removed in {summary.seconds:.2f}s\n"

@@ -209,6 +209,8 @@ def test_counts_are_kept_until_a_write_changes_them(mixed):
     before = index.store.counts()
     assert index.store.get_meta("counts")  # kept
     assert index.refresh().symbols == before["symbol"]  # nothing changed: read back
+    quiet = index.refresh(count=False)  # the watcher's pass: files only, no node scan
+    assert (quiet.files, quiet.symbols) == (before["files"], 0)
     target = index.root / "pkg" / "b.py"
     target.write_text(target.read_text() + "\n\ndef one_more():\n    return helper()\n")
     assert index.ensure_fresh("pkg/b.py")
