@@ -555,8 +555,11 @@ class Store:
             out[kind] = n
         # The structural edges without scanning the view (two passes over every node row:
         # seconds on the kernel): one `defines` per node, and one `contains` per node
-        # whose parent is a symbol (an id with a fragment), read off the parent index.
-        contains = self.db.execute("SELECT count(*) FROM nodes WHERE instr(parent, '#') > 0").fetchone()[0]
+        # whose parent is a symbol (an id with a fragment), read off the parent index,
+        # less the top-level nodes of the rare files whose own name has a '#'.
+        contains = self.db.execute(
+            "SELECT (SELECT count(*) FROM nodes WHERE instr(parent, '#') > 0) - (SELECT count(*) FROM nodes "
+            "WHERE parent = path AND path IN (SELECT path FROM files WHERE instr(path, '#') > 0))").fetchone()[0]
         defines = sum(n for kind, n in out.items() if kind not in ("files", "file"))
         out["edges"] = defines + contains + self.db.execute("SELECT count(*) FROM links").fetchone()[0]
         out["languages"] = {

@@ -221,3 +221,12 @@ def test_counts_are_kept_until_a_write_changes_them(mixed):
     assert not index.ensure_fresh("pkg/b.py")
     gone = index.store.counts()
     assert gone["files"] == before["files"] - 1 and gone["edges"] == len(index.store.all_edges())
+
+
+def test_edge_count_holds_for_a_file_whose_name_has_a_hash(tmp_path):
+    files = {"odd#name.py": "class A:\n    def m(self):\n        return 1\n\n\ndef f():\n    return 2\n",
+             "plain.py": "def g():\n    return 3\n"}
+    index = RepoIndex(make_repo(tmp_path / "hash", files), cache_dir=tmp_path / "cache")
+    summary = index.refresh()
+    assert summary.edges == len(index.store.all_edges())
+    index.close()
