@@ -223,8 +223,8 @@ class RepoIndex:
         hundreds a running refresh has written so far). `pause` runs between chunks:
         the priority's give_way when the caller holds no lock."""
         with self.lock:
-            tracked = all(p in self._new_ids for p in self._touched_paths)  # ids dropped past TRACK_IDS_FILES
-            if only is None or not tracked:
+            # Past TRACK_IDS_FILES the ids were dropped: then only a resolution of all will do.
+            if only is None or not all(p in self._new_ids for p in self._touched_paths):
                 changed, self._touched_paths = self._touched_paths, set()
                 old_ids, new_ids = self._old_ids, self._new_ids
                 self._old_ids, self._new_ids = {}, {}
