@@ -138,7 +138,7 @@ class RepoIndex:
             removed = self.store.delete_file(walked.path) if present else []
             self._touch(walked.path, removed, [n.id for n in record.nodes])
             batch.append((self._state(walked, record, old), record.nodes, record.postings,
-                          record.refs, record.imports, "\n".join(record.warnings)))
+                          (record.uses, record.used), record.imports, "\n".join(record.warnings)))
             for warning in record.warnings:
                 if self._partial is not None and warning.startswith(PARTIAL_WARNING):
                     self._partial += 1  # a whole pass says it once, at the end
@@ -268,6 +268,73 @@ class RepoIndex:
         summary = Summary(database=str(self.store.path))
         report = WalkReport()
         known = self.store.file_states()
+        self._partial = 0
+        self.rules.invalidate()  # a .gitignore may have changed while nobody watched
+        give_way = self.priority.give_way
+        files = []
+        for walked in walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules):
+            give_way()
+            files.append(walked)
+        lap = _Laps(summary.phases)
+        lap("walk")
+        seen = {f.path for f in files}
+        todo = []
+        for walked in files:
+            old = known.get(walked.path)
+            if _unchanged(old, walked):
+                summary.unchanged += 1
+            else:
+                todo.append((walked, old.digest if old is not None else None))
+        # A first index (mostly new files) loads rows with the lookup indexes dropped, and
+        # builds them once the links are in too: sorted builds beat millions of random inserts.
+        bulk = len(todo) > BULK_FILES and len(todo) > len(known)
+        if bulk:
+            self.store.bulk_load(True)
+        try:
+            self._parse(todo, known, summary, bulk, progress, executor)
+            lap("parse")
+            gone = [p for p in known if p not in seen]
+            if gone:
+                give_way()
+                with self.store.transaction():
+                    for path in gone:
+                        self._remove(path)
+            summary.removed = len(gone)
+            if self._partial:
+                sys.stderr.write(
+                    f"repo-graph: warning: {self._partial} file(s) have syntax errors tree-sitter could not parse "
+                    "around; their symbols are partial\n"
+                )
+            self._partial = None
+            self._link(lap)
+        finally:
+            if bulk:
+                self.store.bulk_load(False)
+        if bulk:
+            lap("indexes")
+        give_way()
+        self.update_history()
+        lap("history")
+        self.store.set_meta("complete", "1")
+        self.store.set_meta("indexed_at", utc_stamp())
+        self.ready.set()
+        counts = self.store.counts() if count else {"files": self.store.file_count(), "edges": 0, "languages": {}}
+        summary.files = counts["files"]
+        summary.symbols = counts.get("symbol", 0)
+        summary.sections = counts.get("section", 0)
+        summary.edges = counts["edges"]
+        summary.languages = counts["languages"]
+        summary.ignored = report.ignored
+        summary.too_large = report.too_large
+        summary.skipped = len(files) - summary.files
+        summary.seconds = round(time.monotonic() - started, 3)
+        return summary
+
+    def _parse(self, todo, known: dict[str, FileState], summary: Summary, bulk: bool, progress, executor) -> None:
+        """Parse `todo` (in worker processes when it is worth it) and write what comes
+        back, a batch per transaction; what was parsed is committed even on the way out
+        of an error, so a stop loses nothing it has done."""
+        give_way = self.priority.give_way
         pending: list[tuple[WalkedFile, FileRecord | None, FileState | None]] = []
         last_commit = time.monotonic()
 
@@ -286,29 +353,9 @@ class RepoIndex:
             pending.clear()
             last_commit = time.monotonic()
 
-        self._partial = 0
-        self.rules.invalidate()  # a .gitignore may have changed while nobody watched
-        give_way = self.priority.give_way
-        files = []
-        for walked in walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules):
-            give_way()
-            files.append(walked)
-        lap = _Laps(summary.phases)
-        lap("walk")
-        seen = {f.path for f in files}
-        todo = []
-        for walked in files:
-            old = known.get(walked.path)
-            if _unchanged(old, walked):
-                summary.unchanged += 1
-            else:
-                todo.append((walked, old.digest if old is not None else None))
         total_bytes = sum(w.size for w, _ in todo) or 1
         done_bytes = done_files = 0
         executor, owned = self._executor(todo, executor)
-        bulk = len(todo) > BULK_FILES and len(todo) > len(known)  # mostly new: load, then index
-        if bulk:
-            self.store.bulk_load(True)
         batch_files = BATCH_FILES if bulk else LIVE_BATCH_FILES
         try:
             for walked, record in pool.run(executor, str(self.root), todo, self.max_file_bytes,
@@ -336,53 +383,26 @@ class RepoIndex:
                 executor.shutdown(cancel_futures=True)
             if bulk:
                 flush()
-                self.store.bulk_load(False)
         flush()
-        lap("parse")
-        gone = [p for p in known if p not in seen]
-        if gone:
-            give_way()
-            with self.store.transaction():
-                for path in gone:
-                    self._remove(path)
-        summary.removed = len(gone)
-        if self._partial:
-            sys.stderr.write(
-                f"repo-graph: warning: {self._partial} file(s) have syntax errors tree-sitter could not parse "
-                "around; their symbols are partial\n"
-            )
-        self._partial = None
-        if self._touched_paths:
-            changed = len(self._touched_paths)
-            give_way()
-            self._resolve(pause=give_way)
-            lap("resolve")
-            # The prior is a slow-moving, whole-graph signal: recompute it once enough
-            # of the repository has changed since the last time, not on every save.
-            drift = int(self.store.get_meta("prior_drift") or 0) + changed
-            if self.store.get_meta("prior_drift") is None or drift > PRIOR_DRIFT_SHARE * max(self.store.file_count(), 1):
-                give_way()
-                self._update_prior()
-                lap("prior")
-                drift = 0
-            self.store.set_meta("prior_drift", str(drift))
+
+    def _link(self, lap) -> None:
+        """Resolve what the changes reach, and recompute the prior once enough changed."""
+        if not self._touched_paths:
+            return
+        give_way = self.priority.give_way
+        changed = len(self._touched_paths)
         give_way()
-        self.update_history()
-        lap("history")
-        self.store.set_meta("complete", "1")
-        self.store.set_meta("indexed_at", utc_stamp())
-        self.ready.set()
-        counts = self.store.counts() if count else {"files": self.store.file_count(), "edges": 0, "languages": {}}
-        summary.files = counts["files"]
-        summary.symbols = counts.get("symbol", 0)
-        summary.sections = counts.get("section", 0)
-        summary.edges = counts["edges"]
-        summary.languages = counts["languages"]
-        summary.ignored = report.ignored
-        summary.too_large = report.too_large
-        summary.skipped = len(files) - summary.files
-        summary.seconds = round(time.monotonic() - started, 3)
-        return summary
+        self._resolve(pause=give_way)
+        lap("resolve")
+        # The prior is a slow-moving, whole-graph signal: recompute it once enough
+        # of the repository has changed since the last time, not on every save.
+        drift = int(self.store.get_meta("prior_drift") or 0) + changed
+        if self.store.get_meta("prior_drift") is None or drift > PRIOR_DRIFT_SHARE * max(self.store.file_count(), 1):
+            give_way()
+            self._update_prior()
+            lap("prior")
+            drift = 0
+        self.store.set_meta("prior_drift", str(drift))
 
     def ensure_fresh(self, path: str) -> bool:
         """Check one file against disk now and re-index it if it changed.

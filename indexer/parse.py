@@ -15,6 +15,7 @@ from grammars import LanguageSpec, Registry
 
 from . import postings as postings_mod
 from . import sections as sections_mod
+from . import uses as uses_mod
 from .digest import line_span, line_starts, sha256
 from .extract import Extractor
 from .store import NodeRow
@@ -38,7 +39,8 @@ class FileRecord:
     status: str  # ok | binary | unsupported | generated
     nodes: list[NodeRow] = field(default_factory=list)
     postings: dict[str, bytes] = field(default_factory=dict)  # term -> packed (indexer/postings.py)
-    refs: list[tuple[str, str, str, int]] = field(default_factory=list)  # (src id, name, kind, line)
+    uses: bytes = b""  # its uses of names, packed (indexer/uses.py)
+    used: list[str] = field(default_factory=list)  # the names it uses, each once
     imports: list[tuple[str, int, str]] = field(default_factory=list)  # (target, line, names)
     warnings: list[str] = field(default_factory=list)
 
@@ -116,11 +118,13 @@ def parse(rel: str, data: bytes, registry: Registry, extractor: Extractor, diges
                 digest, None, None, "", "", 0.0, len(data))
     )
     scored: list[tuple[int, dict[str, float]]] = []  # (index into nodes, weighted tf)
+    refs: list[tuple[str, str, str]] = []  # (user id, name, kind)
     if doc_format:
-        _add_sections(record, data, starts, path_text, scored)
+        _add_sections(record, data, starts, path_text, scored, refs)
     else:
-        _add_symbols(record, spec, data, starts, path_text, extractor, scored)
+        _add_symbols(record, spec, data, starts, path_text, extractor, scored, refs)
     _check_unique(record)
+    record.uses, record.used = uses_mod.pack(rel, refs)
     record.postings = postings_mod.pack((i, tf, record.nodes[i].length) for i, tf in scored)
     return record
 
@@ -148,7 +152,7 @@ def _own_text(data, starts, first, last, children: list[tuple[int, int]]) -> str
     return "".join(pieces)
 
 
-def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text, extractor, scored):
+def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text, extractor, scored, refs):
     extraction = extractor.extract(spec, data)
     if extraction is None:
         record.status = "unsupported"
@@ -179,7 +183,7 @@ def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text
     module_id = _add_module(record, spec, extraction, data, starts, path_text, prefix, scored)
     for ref in extraction.references:
         src = ids[ref.scope] if ref.scope is not None else (module_id or rel)
-        record.refs.append((src, ref.name, ref.kind, ref.line))
+        refs.append((src, ref.name, ref.kind))
     record.imports += [(imp.path, imp.line, " ".join(imp.names)) for imp in extraction.imports]
 
 
@@ -220,7 +224,7 @@ def _add_module(record, spec, extraction, data, starts, path_text, prefix, score
     return node_id
 
 
-def _add_sections(record: FileRecord, data, starts, path_text, scored):
+def _add_sections(record: FileRecord, data, starts, path_text, scored, refs):
     rel = record.path
     found = sections_mod.split_markdown(data, rel)
     ids = []
@@ -233,7 +237,7 @@ def _add_sections(record: FileRecord, data, starts, path_text, scored):
         heading_path = " ".join(found[p].title for p in _ancestors(found, sec))
         tf, length = weighted_counts(((W_BODY, own), (W_NAME, sec.title), (W_DOC, heading_path), (W_PATH, path_text)))
         for name in _named_in(sec.title, own):
-            record.refs.append((node_id, name, "doc", sec.start_line))
+            refs.append((node_id, name, "doc"))
         node = _node(node_id, rel, "section", "section", sec.title, sec.title, sec.start_line, sec.end_line, span,
                      parent_id, "", "", length)
         record.nodes.append(node)

@@ -4,7 +4,7 @@ doc sections to what they mention (`doc.documents`).
 
 A use resolves to a definition in its own file first, then in the files its file
 imports, then anywhere, but only while the name is rare enough to mean something;
-unresolved names stay in the `refs` table as a cheap name index, not as nodes.
+unresolved names stay in the `uses` rows as a cheap name index, not as nodes.
 """
 
 from __future__ import annotations

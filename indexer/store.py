@@ -18,16 +18,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .postings import unpack as unpack_postings
+from .uses import unpack as unpack_uses
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 # Lookup indexes that a bulk load drops and rebuilds once at the end (sorted builds
 # are far cheaper than millions of random inserts).
 _BULK_INDEXES = {
     "postings_term": "CREATE INDEX IF NOT EXISTS postings_term ON postings(term)",
     "postings_file": "CREATE INDEX IF NOT EXISTS postings_file ON postings(file)",
-    "refs_name": "CREATE INDEX IF NOT EXISTS refs_name ON refs(name)",
+    "used_name": "CREATE INDEX IF NOT EXISTS used_name ON used(name)",
     "links_src": "CREATE INDEX IF NOT EXISTS links_src ON links(src)",
     "nodes_name": "CREATE INDEX IF NOT EXISTS nodes_name ON nodes(name)",
+    "links_dst": "CREATE INDEX IF NOT EXISTS links_dst ON links(dst)",
 }
 CACHE_ENV = "REPO_GRAPH_CACHE_DIR"
 WAL_CHECKPOINT_PAGES = 8192
@@ -53,13 +55,15 @@ CREATE VIEW edges(path, src, dst, rel) AS
 CREATE TABLE postings(term TEXT NOT NULL, file INTEGER NOT NULL, data BLOB NOT NULL);  -- indexer/postings.py
 CREATE TABLE corpus(id INTEGER PRIMARY KEY CHECK (id = 1), nodes INTEGER NOT NULL, length REAL NOT NULL);
 INSERT INTO corpus VALUES(1, 0, 0.0);
-CREATE TABLE refs(path TEXT NOT NULL, src TEXT NOT NULL, name TEXT NOT NULL, kind TEXT, line INTEGER);
-CREATE INDEX refs_path ON refs(path);
+-- A file's uses of names, keyed like postings by its file node's rowid: one packed row
+-- per file (indexer/uses.py), and one row per name it uses, for "who uses this name".
+CREATE TABLE uses(file INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE used(name TEXT NOT NULL, file INTEGER NOT NULL);
+CREATE INDEX used_file ON used(file);
 CREATE TABLE imports(path TEXT NOT NULL, target TEXT NOT NULL, line INTEGER, names TEXT);
 CREATE INDEX imports_path ON imports(path);
 CREATE TABLE links(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
 CREATE INDEX links_path ON links(path);
-CREATE INDEX links_dst ON links(dst);
 CREATE TABLE cochange(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL);  -- indexer/history.py, both ways
 CREATE INDEX cochange_a ON cochange(a);
 """
@@ -237,7 +241,7 @@ class Store:
             "symbols_by_language": dict(q("SELECT f.language, count(*) FROM nodes n JOIN files f ON f.path=n.path "
                                           "WHERE n.kind='symbol' GROUP BY 1")),
             "edges_by_kind": dict(q("SELECT rel, count(*) FROM (SELECT rel FROM edges UNION ALL SELECT rel FROM links) GROUP BY 1")),
-            "unresolved_names": {"refs": q("SELECT count(*) FROM refs").fetchone()[0]},
+            "unresolved_names": {"names_used_per_file": q("SELECT count(*) FROM used").fetchone()[0]},
         }
 
     def get_meta(self, key: str) -> str | None:
@@ -307,23 +311,27 @@ class Store:
         self.db.execute(
             "UPDATE corpus SET (nodes, length) = (SELECT corpus.nodes - count(*), corpus.length - coalesce(sum(nodes.length), 0) "
             "FROM nodes WHERE path=? AND kind!='file')", (path,))
-        self.db.execute("DELETE FROM postings WHERE file=(SELECT rowid FROM nodes WHERE id=?)", (path,))
-        for table in ("nodes", "refs", "imports", "links", "files"):
+        row = self.db.execute("SELECT rowid FROM nodes WHERE id=?", (path,)).fetchone()
+        if row is not None:
+            for table in ("postings", "uses", "used"):  # keyed by the file node's rowid
+                self.db.execute(f"DELETE FROM {table} WHERE file=?", row)
+        for table in ("nodes", "imports", "links", "files"):
             self.db.execute(f"DELETE FROM {table} WHERE path=?", (path,))
         return ids
 
-    def put_file(self, state: FileState, nodes, postings, refs, imports, warnings: str = "") -> None:
+    def put_file(self, state: FileState, nodes, postings, uses, imports, warnings: str = "") -> None:
         """Write everything one file contributes; the caller has deleted its old rows.
-        Call between begin() and commit()."""
-        self.put_files([(state, nodes, postings, refs, imports, warnings)])
+        `uses`: (packed, names used), as indexer/uses.py makes them. Call between
+        begin() and commit()."""
+        self.put_files([(state, nodes, postings, uses, imports, warnings)])
 
     def put_files(self, batch) -> None:
         """put_file for many files at once: one statement per table, rowids assigned
         here (no round trip per node). Call between begin() and commit()."""
         self._changed()
         next_rowid = (self.db.execute("SELECT max(rowid) FROM nodes").fetchone()[0] or 0) + 1
-        files, node_rows, posting_rows, ref_rows, import_rows = [], [], [], [], []
-        for state, nodes, postings, refs, imports, warnings in batch:
+        files, node_rows, posting_rows, use_rows, used_rows, import_rows = [], [], [], [], [], []
+        for state, nodes, postings, (uses, used), imports, warnings in batch:
             files.append((state.path, state.size, state.mtime_ns, state.inode, state.digest, state.language,
                           state.status, state.indexed_at, state.valid_from, warnings))
             first = next_rowid
@@ -331,7 +339,9 @@ class Store:
                 node_rows.append((next_rowid, *_node_values(node)))
                 next_rowid += 1
             posting_rows += [(term, first, data) for term, data in postings.items()]  # first: the file node
-            ref_rows += [(state.path, *r) for r in refs]
+            if uses:
+                use_rows.append((first, uses))
+                used_rows += [(name, first) for name in used]
             import_rows += [(state.path, *i) for i in imports]
         posting_rows.sort()  # term order: the term index grows at its right edge, not at random
         scored = [row[NODE_LENGTH] for row in node_rows if row[NODE_KIND] != "file"]
@@ -340,7 +350,8 @@ class Store:
         ex("INSERT INTO files VALUES(?,?,?,?,?,?,?,?,?,?)", files)
         ex(f"INSERT INTO nodes(rowid,{','.join(NODE_COLUMNS)}) VALUES(?,{','.join('?' * len(NODE_COLUMNS))})", node_rows)
         ex("INSERT INTO postings VALUES(?,?,?)", posting_rows)
-        ex("INSERT INTO refs VALUES(?,?,?,?,?)", ref_rows)
+        ex("INSERT INTO uses VALUES(?,?)", use_rows)
+        ex("INSERT INTO used VALUES(?,?)", used_rows)
         ex("INSERT INTO imports VALUES(?,?,?,?)", import_rows)
 
     # -- nodes and edges ----------------------------------------------------
@@ -421,8 +432,10 @@ class Store:
     def imports_of(self, paths) -> list[tuple[str, str, int, str]]:
         return self._in("SELECT path, target, line, names FROM imports WHERE path IN ({})", paths)
 
-    def refs_of(self, paths) -> list[tuple[str, str, str, str]]:
-        return self._in("SELECT path, src, name, kind FROM refs WHERE path IN ({})", paths)
+    def refs_of(self, paths) -> list[tuple[str, str, str, str | None]]:
+        """(path, user id, name, kind) of every use of a name in `paths`, each once."""
+        rows = self._in("SELECT n.path, u.data FROM nodes n JOIN uses u ON u.file=n.rowid WHERE n.id IN ({})", paths)
+        return [use for path, data in rows for use in unpack_uses(path, data)]
 
     def links_from_file(self, path: str) -> list[tuple[str, str, int]]:
         """(target file, rel, how many) of the resolved links one file owns, counted
@@ -478,7 +491,8 @@ class Store:
         return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM imports WHERE instr(target, ?) > 0", (stem,))}
 
     def paths_referring_to(self, names) -> set[str]:
-        return {r[0] for r in self._in("SELECT DISTINCT path FROM refs WHERE name IN ({})", names)}
+        return {r[0] for r in self._in(
+            "SELECT DISTINCT n.path FROM used u JOIN nodes n ON n.rowid=u.file WHERE u.name IN ({})", names)}
 
     def replace_links(self, paths, links) -> None:
         """Links owned by `paths` become `links` [(path, src, dst, rel)]. Inside begin()/commit()."""

@@ -164,6 +164,39 @@ def test_postings_are_exact_per_node_and_leave_with_their_file(tmp_path):
     index.close()
 
 
+def test_uses_are_kept_once_per_file_and_leave_with_it(tmp_path):
+    """A file's uses are one packed row: each (user, name, kind) once, read back with
+    the user's full id, and the name index finds the file until the file goes."""
+    make_repo(tmp_path, {
+        "a.py": "def helper():\n    return 1\n\ndef caller():\n    helper()\n    helper()\n    return helper()\n",
+        "b.py": "from a import helper\n\nhelper()\n",
+    })
+    index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
+    index.refresh()
+    uses = index.store.refs_of(["a.py"])
+    assert uses.count(("a.py", "a.py#caller", "helper", "call")) == 1
+    assert all(path == "a.py" and (src == "a.py" or src.startswith("a.py#")) for path, src, _, _ in uses)
+    assert index.store.paths_referring_to(["helper"]) == {"a.py", "b.py"}
+    assert ("a.py#caller", "a.py#helper", "code.calls") in {(s, d, r) for s, d, r in index.store.all_edges()}
+    (tmp_path / "b.py").unlink()
+    index.refresh()
+    assert index.store.paths_referring_to(["helper"]) == {"a.py"}
+    assert index.store.refs_of(["b.py"]) == []
+    assert index.store.db.execute("SELECT count(*) FROM uses").fetchone()[0] == 1
+    index.close()
+
+
+def test_uses_pack_round_trip_drops_what_it_cannot_hold():
+    from indexer.uses import pack, unpack
+
+    refs = [("p.go", "fmt", "call", 3), ("p.go#T.m", "x", None, 4), ("p.go#T.m", "x", None, 9),
+            ("p.go#f", "bad\x1fname", "call", 5)]
+    packed, names = pack("p.go", refs)
+    assert unpack("p.go", packed) == [("p.go", "p.go", "fmt", "call"), ("p.go", "p.go#T.m", "x", None)]
+    assert names == ["fmt", "x"]
+    assert pack("p.go", []) == (b"", []) and unpack("p.go", b"") == []
+
+
 def test_feeder_yields_every_file_once_and_stops_cleanly(tmp_path):
     """pool.run through an executor: every item comes back once, in any order, and a
     caller that stops early does not leave the feeder blocked."""
