@@ -30,6 +30,7 @@ _BULK_INDEXES = {
     "links_src": "CREATE INDEX IF NOT EXISTS links_src ON links(src)",
     "nodes_name": "CREATE INDEX IF NOT EXISTS nodes_name ON nodes(name)",
     "links_dst": "CREATE INDEX IF NOT EXISTS links_dst ON links(dst)",
+    "nodes_parent": "CREATE INDEX IF NOT EXISTS nodes_parent ON nodes(parent)",
 }
 CACHE_ENV = "REPO_GRAPH_CACHE_DIR"
 WAL_CHECKPOINT_PAGES = 8192
@@ -45,7 +46,6 @@ CREATE TABLE nodes(
   start_line INTEGER, end_line INTEGER, digest TEXT, content_digest TEXT,
   parent TEXT, signature TEXT, doc TEXT, length REAL, bytes INTEGER, head_end INTEGER,
   prior REAL NOT NULL DEFAULT 0);
-CREATE INDEX nodes_parent ON nodes(parent);
 CREATE INDEX nodes_path ON nodes(path);
 -- A file defines each of its nodes, and a node contains those whose parent it is: read
 -- from the nodes through their indexes (path, parent, id), never stored twice.
