@@ -52,23 +52,25 @@ class Resolver:
         self._by_path: dict[str, dict[str, list[str]]] = {}  # common name -> path -> ids, built on demand
         self._lazy = not every_symbol
         self._looked_up: set[str] = set()
-        self.symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)  # name -> [(id, path)]
-        self.qualified: dict[str, list[str]] = defaultdict(list)  # Class.method -> ids
+        # Every definition as (path, its qualified name or None when that is its name):
+        # no id strings (a definition's id is `path#qualified name`, made for the few
+        # that a use resolves to). The kernel's 2.9M definitions took 1.7 GB as ids.
+        self.symbols: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
+        self.qualified: dict[str, list[str]] = defaultdict(list)  # Class.method -> paths
         if every_symbol:
-            for name, node_id, path, sym_kind in store.symbol_names():
-                self._add(name, node_id, path, sym_kind)
+            for row in store.symbol_names():
+                self._add(*row)
 
-    def _add(self, name: str, node_id: str, path: str, sym_kind: str) -> None:
+    def _add(self, name: str, path: str, qual: str, sym_kind: str) -> None:
         if sym_kind == "module":
             return
         path = self._path_of.get(path, path)  # one string per file, not one per definition
-        self.symbols[name].append((node_id, path))
-        qual = node_id.partition("#")[2]
+        self.symbols[name].append((path, None if qual == name else qual))
         if "." in qual:
-            self.qualified[qual].append(node_id)
+            self.qualified[qual].append(path)
 
-    def _defs(self, name: str) -> list[tuple[str, str]]:
-        """(id, path) of every definition of `name`."""
+    def _defs(self, name: str) -> list[tuple[str, str | None]]:
+        """(path, qualified name or None) of every definition of `name`."""
         if self._lazy and name not in self._looked_up:
             self._looked_up.add(name)
             for row in self.store.symbol_names(name):
@@ -76,9 +78,9 @@ class Resolver:
         return self.symbols.get(name, [])
 
     def _qualified(self, qual: str) -> list[str]:
-        """Ids whose qualified name is `qual` (`Class.method`)."""
+        """Ids of the definitions whose qualified name is `qual` (`Class.method`)."""
         self._defs(qual.rsplit(".", 1)[-1])
-        return self.qualified.get(qual, [])
+        return [f"{path}#{qual}" for path in self.qualified.get(qual, ())]
 
     # -- imports --------------------------------------------------------------
     def _first(self, candidates) -> str | None:
@@ -208,34 +210,33 @@ class Resolver:
         if not found:
             return []
         if len(found) <= 8:
-            local = [i for i, p in found if p == path]
-            near = [i for q in imported for i, p in found if p == q] if not local else []
+            local = [d for d in found if d[0] == path]
+            near = [d for q in imported for d in found if d[0] == q] if not local else []
         else:  # `get`, `__init__`: a scan per use would cost uses x definitions
             by_path = self._by_path.get(name)
             if by_path is None:
                 by_path = self._by_path[name] = defaultdict(list)
-                for i, p in found:
-                    by_path[p].append(i)
+                for d in found:
+                    by_path[d[0]].append(d)
             local = by_path.get(path)
-            near = [i for q in imported for i in by_path.get(q, ())] if not local else []
-        if local:
-            return local[:MAX_GLOBAL_MATCHES]
-        if near:
-            return near[:MAX_GLOBAL_MATCHES]
-        return [i for i, _ in found] if len(found) <= MAX_GLOBAL_MATCHES else []
+            near = [d for q in imported for d in by_path.get(q, ())] if not local else []
+        chosen = local or near or (found if len(found) <= MAX_GLOBAL_MATCHES else [])
+        return [f"{p}#{qual or name}" for p, qual in chosen[:MAX_GLOBAL_MATCHES]]
 
     def doc_targets(self, path: str, name: str) -> list[str]:
         here = posixpath.dirname(path)
         for candidate in (posixpath.normpath(posixpath.join(here, name)), name.lstrip("./")):
             if candidate in self.files:
                 return [candidate]
-        found = self._defs(name.replace("::", ".").rsplit(".", 1)[-1])
-        if "." in name or "::" in name:
-            qual = self._qualified(name.replace("::", "."))
+        dotted = name.replace("::", ".")
+        last = dotted.rsplit(".", 1)[-1]
+        found = [f"{p}#{qual or last}" for p, qual in self._defs(last)]
+        if "." in dotted:
+            qual = self._qualified(dotted)
             if qual:
                 return qual[:MAX_GLOBAL_MATCHES]
-            found = [(i, p) for i, p in found if i.endswith(name.replace("::", "."))]
-        return [found[0][0]] if len(found) == 1 else []  # prose names one thing, or says nothing
+            found = [i for i in found if i.endswith(dotted)]
+        return found if len(found) == 1 else []  # prose names one thing, or says nothing
 
     def readme_targets(self, path: str) -> list[str]:
         """A README documents its directory (the directory itself, named by its path,

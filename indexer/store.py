@@ -421,13 +421,14 @@ class Store:
     def indexed_files(self) -> dict[str, str | None]:
         return dict(self.db.execute("SELECT path, language FROM files WHERE status='ok'"))
 
-    def symbol_names(self, name: str | None = None) -> list[tuple[str, str, str, str]]:
-        """(name, id, path, sym_kind) of every symbol, or of those called `name`
-        (through the name index): what references resolve against."""
+    def symbol_names(self, name: str | None = None):
+        """(name, path, qualified name, sym_kind) of every symbol, or of those called
+        `name` (through the name index): what references resolve against. Rows stream
+        from the cursor: all of them at once would be a million tuples on the kernel."""
         where, args = ("name=? AND ", (name,)) if name is not None else ("", ())
         return self.db.execute(
-            f"SELECT name, id, path, sym_kind FROM nodes WHERE {where}kind='symbol' ORDER BY rowid", args
-        ).fetchall()
+            f"SELECT name, path, substr(id, length(path) + 2), sym_kind FROM nodes WHERE {where}kind='symbol' "
+            "ORDER BY rowid", args)
 
     def imports_of(self, paths) -> list[tuple[str, str, int, str]]:
         return self._in("SELECT path, target, line, names FROM imports WHERE path IN ({})", paths)
