@@ -106,7 +106,7 @@ K1, B = 1.2, 0.75
 ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:lexical", "repo-graph:prior",
                "repo-graph:no-history", "repo-graph:co-change-3", "repo-graph:co-change-12",
                "repo-graph:no-feedback", "repo-graph:feedback-0.25", "repo-graph:feedback-1",
-               "repo-graph:mention")
+               "repo-graph:mention", "repo-graph:mention-qualified", "repo-graph:mention-code")
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
 # "lexical" is BM25F alone (no closeness to the anchors, nor to the best matches);
 # plain repo-graph adds the graph; "prior" adds the PageRank prior at 0.03 in the
@@ -123,6 +123,8 @@ ABLATIONS = {
     "repo-graph:feedback-0.25": {"W_FEEDBACK": 0.25},  # feedback weights beside the default (0.5)
     "repo-graph:feedback-1": {"W_FEEDBACK": 1.0},
     "repo-graph:mention": {"MENTION_MATCH": 1.0},  # symbols named in code form lead the matches (off by default)
+    "repo-graph:mention-qualified": {"MENTION_MATCH": 1.0, "MENTION_FORMS": ("qualified",)},  # only `Type.method`
+    "repo-graph:mention-code": {"MENTION_MATCH": 1.0, "MENTION_FORMS": ("backticks", "qualified")},  # and backticks
 }
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
 DOC_DIRS = frozenset({"doc", "docs", "docs_src", "documentation"})

@@ -74,6 +74,7 @@ MAX_CANDIDATES = 400
 MENTION_MATCH = 0.0
 MENTION_LEAD = 0.9
 MAX_MENTION_DEFS = 5
+MENTION_FORMS = ("backticks", "qualified", "underscored", "humped")  # which code forms count as a mention
 COMMON_POSTINGS = 20_000  # past this many nodes, a term scores only files rarer terms matched
 
 
@@ -169,13 +170,16 @@ def _code_names(text: str) -> list[str]:
     underscore, a dot or `::` between parts, or a hump (`BindPlain`), not plain
     capitalised words (`Render` starts a sentence as often as it names a method)."""
     named = []
-    for span in _BACKTICKED.findall(text):
-        found = _QUALIFIED_NAME.search(span)  # `require_git(false)` names require_git
-        if found:
-            named.append(found.group())
+    if "backticks" in MENTION_FORMS:
+        for span in _BACKTICKED.findall(text):
+            found = _QUALIFIED_NAME.search(span)  # `require_git(false)` names require_git
+            if found:
+                named.append(found.group())
     for word in _QUALIFIED_NAME.findall(text):
         inner = word.strip("_")
-        if "_" in inner or "." in word or "::" in word or _CAMEL_HUMP.search(word):
+        if (("qualified" in MENTION_FORMS and ("." in word or "::" in word))
+                or ("underscored" in MENTION_FORMS and "_" in inner)
+                or ("humped" in MENTION_FORMS and _CAMEL_HUMP.search(word))):
             named.append(word)
     return [n.replace("::", ".") for n in dict.fromkeys(named) if len(n) >= 3]
 
