@@ -106,12 +106,14 @@ K1, B = 1.2, 0.75
 ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:lexical", "repo-graph:prior",
                "repo-graph:no-history", "repo-graph:co-change-3", "repo-graph:co-change-12",
                "repo-graph:no-feedback", "repo-graph:feedback-0.25", "repo-graph:feedback-1",
-               "repo-graph:mention", "repo-graph:mention-qualified", "repo-graph:mention-code")
+               "repo-graph:no-mention", "repo-graph:mention-code", "repo-graph:mention-all")
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
 # "lexical" is BM25F alone (no closeness to the anchors, nor to the best matches);
 # plain repo-graph adds the graph; "prior" adds the PageRank prior at 0.03 in the
 # fused score; "no-feedback" drops the closeness to the best matches of an unanchored
-# question; "mention" lets symbols the question names in code form lead. The G4
+# question; "no-mention" stops a `Type.member` the question names from leading, and
+# "mention-code" / "mention-all" let more code forms lead (backticks; any snake_case
+# or CamelCase word). The G4
 # tiers stay: the protocol requires them.
 ABLATIONS = {
     "repo-graph:lexical": {"W_CLOSENESS_BOOST": 0.0, "W_PROXIMITY": 0.0, "W_PRIOR": 0.0},
@@ -122,9 +124,9 @@ ABLATIONS = {
     "repo-graph:no-feedback": {"W_FEEDBACK": 0.0},  # unanchored: no closeness to the best matches
     "repo-graph:feedback-0.25": {"W_FEEDBACK": 0.25},  # feedback weights beside the default (0.5)
     "repo-graph:feedback-1": {"W_FEEDBACK": 1.0},
-    "repo-graph:mention": {"MENTION_MATCH": 1.0},  # symbols named in code form lead the matches (off by default)
-    "repo-graph:mention-qualified": {"MENTION_MATCH": 1.0, "MENTION_FORMS": ("qualified",)},  # only `Type.method`
-    "repo-graph:mention-code": {"MENTION_MATCH": 1.0, "MENTION_FORMS": ("backticks", "qualified")},  # and backticks
+    "repo-graph:no-mention": {"MENTION_MATCH": 0.0},  # a `Type.member` the question names does not lead
+    "repo-graph:mention-code": {"MENTION_FORMS": ("backticks", "qualified")},  # backticked names lead too
+    "repo-graph:mention-all": {"MENTION_FORMS": ("backticks", "qualified", "underscored", "humped")},  # and any
 }
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
 DOC_DIRS = frozenset({"doc", "docs", "docs_src", "documentation"})

@@ -66,15 +66,17 @@ SYMBOLS_PER_RELATED_FILE = 6
 ANCHOR_FILE_FRAMES = 2  # the host has an anchored file open: a glimpse of it, then its neighbours
 RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it documents no code
 MAX_CANDIDATES = 400
-# A symbol the question names in code form (`jsonable_encoder`, Data.Render,
-# SetCookieData) can match best of all, when few symbols bear the name, the words
-# around it then weighing at most MENTION_LEAD of that. Measured at 1.0 (ablation
-# `repo-graph:mention`): gin +0.03 R@5, ripgrep -0.02 unanchored and -0.05 anchored
-# (a message names what a change calls as often as what it changes): off.
-MENTION_MATCH = 0.0
+# A symbol the question names as `Type.member` (Data.Render, config.load) can match
+# best of all, when few symbols bear the name, the words around it then weighing at
+# most MENTION_LEAD of that. Measured (benchmarks/quality.py, ablations
+# `repo-graph:no-mention`, `mention-code`, `mention-all`): the qualified form alone
+# moved gin +0.05 anchored R@5 and nothing elsewhere; adding backticked names cost
+# ripgrep 0.05 anchored (a message names what a change calls as often as what it
+# changes), and snake_case or CamelCase words cost it more.
+MENTION_MATCH = 1.0
 MENTION_LEAD = 0.9
 MAX_MENTION_DEFS = 5
-MENTION_FORMS = ("backticks", "qualified", "underscored", "humped")  # which code forms count as a mention
+MENTION_FORMS = ("qualified",)  # of: backticks, qualified, underscored, humped
 COMMON_POSTINGS = 20_000  # past this many nodes, a term scores only files rarer terms matched
 
 

@@ -182,23 +182,30 @@ def test_unanchored_question_favours_what_the_best_match_leads_to(provider_facto
     assert ids.index("zz_helpers.py#quota") < ids.index("aa_other.py#quota")
 
 
-def test_a_symbol_named_in_code_form_leads_when_the_mention_signal_is_on(tmp_path, monkeypatch):
-    """Off by default (it cost ripgrep recall on benchmarks/quality.py); the ablation
-    `repo-graph:mention` switches it on, and then a symbol named in backticks leads
-    files that share more of the question's words."""
+def test_a_symbol_named_as_type_dot_member_leads(tmp_path, monkeypatch):
+    """`Parser.parse_header_line` in a question names one method: it leads files that
+    share more of the question's words. Backticks or snake_case alone do not (they
+    cost ripgrep recall in benchmarks/quality.py); the ablations switch forms on."""
     from repo_graph import ranking
 
     distractor = ('def edge_case_fix_{n}():\n    """Fix the edge case in the header line parse."""\n'
                   '    return "fix edge case header line parse"\n')
     files = {f"{c}.py": distractor.format(n=c) for c in "bcd"}
-    files["z.py"] = "def parse_header_line(x):\n    return x\n"
+    files["z.py"] = "class Parser:\n    def parse_header_line(self, x):\n        return x\n"
     index = RepoIndex(make_repo(tmp_path / "mention", files), cache_dir=tmp_path / "cache")
     index.refresh()
-    question = "fix the edge case in `parse_header_line`"
-    assert ranking._code_names(question) == ["parse_header_line"]
-    assert ranking.rank(index, question, set())[0].node.id != "z.py#parse_header_line"
+    target = "z.py#Parser.parse_header_line"
+    qualified = "fix the edge case in Parser.parse_header_line"
+    assert ranking._code_names(qualified) == ["Parser.parse_header_line"]
+    assert ranking.rank(index, qualified, set())[0].node.id == target
+    backticked = "fix the edge case in `parse_header_line`"
+    assert ranking._code_names(backticked) == []
+    assert ranking.rank(index, backticked, set())[0].node.id != target
+    monkeypatch.setattr(ranking, "MENTION_MATCH", 0.0)
+    assert ranking.rank(index, qualified, set())[0].node.id != target
     monkeypatch.setattr(ranking, "MENTION_MATCH", 1.0)
-    assert ranking.rank(index, question, set())[0].node.id == "z.py#parse_header_line"
+    monkeypatch.setattr(ranking, "MENTION_FORMS", ("backticks", "qualified"))
+    assert ranking.rank(index, backticked, set())[0].node.id == target
     index.close()
 
 
