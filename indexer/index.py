@@ -107,6 +107,7 @@ class RepoIndex:
         self._touched_paths: set[str] = set()  # changed since the last resolution
         self._old_ids: dict[str, set[str]] = {}
         self._new_ids: dict[str, set[str]] = {}
+        self._wrote = False  # this instance has written files (so a pending resolution may be its own)
 
     # -- loading ------------------------------------------------------------
     def load(self) -> bool:
@@ -129,6 +130,8 @@ class RepoIndex:
 
     def _apply(self, items: list[tuple[WalkedFile, FileRecord, FileState | None]]) -> None:
         """Write parsed files, replacing what they had. Caller holds begin()."""
+        if items:
+            self._pending_resolution()
         batch = []
         for walked, record, old in items:
             # A file new to this pass may still have rows: another thread (a query's
@@ -147,8 +150,25 @@ class RepoIndex:
         self.store.put_files(batch)
 
     def _remove(self, path: str) -> None:
+        self._pending_resolution()
         removed = self.store.delete_file(path)
         self._touch(path, removed)
+
+    def _pending_resolution(self) -> None:
+        """Say, in the transaction that writes a file, that links wait for resolution;
+        `_resolve` clears it once nothing is left. A process stopped in between (kill,
+        crash, power) leaves it set, and the next refresh resolves everything again."""
+        self._wrote = True
+        self.store.set_meta("resolve_pending", "1")
+
+    def _recover_resolution(self) -> None:
+        """A previous process wrote files and stopped before resolving their links: the
+        files look unchanged now, so without this their links would never come."""
+        if self._wrote or self.store.get_meta("resolve_pending") != "1":
+            return
+        sys.stderr.write("repo-graph: the last run stopped before resolving links; resolving them all again\n")
+        for path in self.store.indexed_files():
+            self._touch(path, ())
 
     def _touch(self, path: str, old_ids, new_ids=()) -> None:
         """Remember what a change did to a file, for _resolve: the ids it had before
@@ -246,6 +266,9 @@ class RepoIndex:
             pause()
             with self.store.transaction():
                 self.store.replace_links(paths, links)
+        with self.lock:
+            if not self._touched_paths:
+                self.store.set_meta("resolve_pending", "0")
 
     def _executor(self, todo, given):
         """(executor, whether we own it): a process pool when the work is worth one."""
@@ -270,6 +293,7 @@ class RepoIndex:
         known = self.store.file_states()
         self._partial = 0
         self.rules.invalidate()  # a .gitignore may have changed while nobody watched
+        self._recover_resolution()
         give_way = self.priority.give_way
         files = []
         for walked in walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules):

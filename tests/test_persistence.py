@@ -105,3 +105,41 @@ def test_two_providers_share_one_repository_while_files_change(tmp_path, provide
                                    for f in p.query(goal="live function 4")["result"]["frames"]), "new file seen")
     with sqlite3.connect(next(cache.glob("*.sqlite3"))) as con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_stop_between_writing_files_and_resolving_their_links_is_repaired_next_start(tmp_path, monkeypatch):
+    """Files are committed batch by batch and their links resolved after: a process
+    stopped in between (here the resolver fails, as a kill would stop it) leaves files
+    that look unchanged and links that never came. The next start resolves them."""
+    from indexer.index import RepoIndex
+    from indexer.resolve import Resolver
+
+    repo = make_repo(tmp_path / "repo", {
+        "a.py": "def helper():\n    return 1\n",
+        "b.py": "from a import helper\n\n\ndef caller():\n    return helper()\n",
+    })
+    call = ("b.py#caller", "a.py#helper", "code.calls")
+
+    def stop(*args, **kwargs):
+        raise KeyboardInterrupt("stopped mid-resolution")
+
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    with monkeypatch.context() as patched:
+        patched.setattr(Resolver, "links_in_chunks", stop)
+        try:
+            index.refresh()
+        except KeyboardInterrupt:
+            pass
+    assert index.store.file_count() == 2 and call not in index.store.all_edges()
+    index.close()
+
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    summary = index.refresh()
+    assert summary.parsed == 0  # nothing to parse again, only links to resolve
+    assert call in index.store.all_edges()
+    assert index.store.get_meta("resolve_pending") == "0"
+    index.close()
+    again = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    again.refresh()
+    assert again.store.get_meta("resolve_pending") == "0" and call in again.store.all_edges()
+    again.close()
