@@ -32,6 +32,11 @@ def is_release_notes(path: str) -> bool:
     return PurePosixPath(path).stem.lower() in RELEASE_NOTES
 
 
+def _ids(name: str, definitions) -> list[str]:
+    """Ids of definitions of `name` kept as (path, qualified name or None)."""
+    return [f"{path}#{qual or name}" for path, qual in definitions]
+
+
 class Resolver:
     """The repository-wide lookups resolution needs, built once per pass."""
 
@@ -49,7 +54,7 @@ class Resolver:
             self.by_dir[posixpath.dirname(path)].append(path)
             self.by_name[posixpath.basename(path)].append(path)
         self._path_of = {p: p for p in self.files}
-        self._by_path: dict[str, dict[str, list[str]]] = {}  # common name -> path -> ids, built on demand
+        self._by_path: dict[str, dict[str, list]] = {}  # common name -> path -> its definitions, built on demand
         self._lazy = not every_symbol
         self._looked_up: set[str] = set()
         # Every definition as (path, its qualified name or None when that is its name):
@@ -221,7 +226,7 @@ class Resolver:
             local = by_path.get(path)
             near = [d for q in imported for d in by_path.get(q, ())] if not local else []
         chosen = local or near or (found if len(found) <= MAX_GLOBAL_MATCHES else [])
-        return [f"{p}#{qual or name}" for p, qual in chosen[:MAX_GLOBAL_MATCHES]]
+        return _ids(name, chosen[:MAX_GLOBAL_MATCHES])
 
     def doc_targets(self, path: str, name: str) -> list[str]:
         here = posixpath.dirname(path)
@@ -230,13 +235,14 @@ class Resolver:
                 return [candidate]
         dotted = name.replace("::", ".")
         last = dotted.rsplit(".", 1)[-1]
-        found = [f"{p}#{qual or last}" for p, qual in self._defs(last)]
+        found = self._defs(last)
         if "." in dotted:
             qual = self._qualified(dotted)
             if qual:
                 return qual[:MAX_GLOBAL_MATCHES]
-            found = [i for i in found if i.endswith(dotted)]
-        return found if len(found) == 1 else []  # prose names one thing, or says nothing
+            found = [i for i in _ids(last, found) if i.endswith(dotted)]
+            return found if len(found) == 1 else []
+        return _ids(last, found) if len(found) == 1 else []  # prose names one thing, or says nothing
 
     def readme_targets(self, path: str) -> list[str]:
         """A README documents its directory (the directory itself, named by its path,

@@ -3,8 +3,8 @@
 Resolution reads a file's uses all at once, and nothing else reads them one by
 one, so a file's (user, name, kind) triples travel as one text blob, each once
 (where a use is, line by line, changes no link). The kernel's 7.5 million uses
-were that many rows and three B-trees; they are now ~55 thousand rows, plus one
-row per distinct name a file uses, which answers "who uses this name".
+were that many rows and three B-trees; they are now ~49 thousand rows, plus one
+row per distinct name a file uses (2.2 million), which answers "who uses this name".
 
 Packing runs in the worker processes; the writer only inserts bytes.
 """

@@ -71,8 +71,8 @@ MAX_CANDIDATES = 400
 # most MENTION_LEAD of that. Measured (benchmarks/quality.py, ablations
 # `repo-graph:no-mention`, `mention-code`, `mention-all`): the qualified form alone
 # moved gin +0.05 anchored R@5 and nothing elsewhere; adding backticked names cost
-# ripgrep 0.05 anchored (a message names what a change calls as often as what it
-# changes), and snake_case or CamelCase words cost it more.
+# ripgrep 0.05 anchored (backticks hold flags and shell text as often as a symbol),
+# and any snake_case or CamelCase word as a mention cost it more.
 MENTION_MATCH = 1.0
 MENTION_LEAD = 0.9
 MAX_MENTION_DEFS = 5
@@ -168,9 +168,10 @@ _CAMEL_HUMP = re.compile(r"[a-z0-9][A-Z]")
 
 
 def _code_names(text: str) -> list[str]:
-    """Names the text writes as code: anything in backticks, and words with an
-    underscore, a dot or `::` between parts, or a hump (`BindPlain`), not plain
-    capitalised words (`Render` starts a sentence as often as it names a method)."""
+    """Names the text writes in the code forms MENTION_FORMS counts: backticked spans,
+    words with a dot or `::` between parts, an underscore, or a hump (`BindPlain`);
+    never plain capitalised words (`Render` starts a sentence as often as it names a
+    method)."""
     named = []
     if "backticks" in MENTION_FORMS:
         for span in _BACKTICKED.findall(text):
