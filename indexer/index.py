@@ -58,6 +58,16 @@ class _Laps:
         self.last = now
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def utc_stamp(epoch: float | None = None) -> str:
     """F4: YYYY-MM-DDTHH:MM:SSZ, UTC."""
     moment = datetime.fromtimestamp(time.time() if epoch is None else epoch, tz=timezone.utc)
@@ -155,16 +165,22 @@ class RepoIndex:
         self._touch(path, removed)
 
     def _pending_resolution(self) -> None:
-        """Say, in the transaction that writes a file, that links wait for resolution;
-        `_resolve` clears it once nothing is left. A process stopped in between (kill,
-        crash, power) leaves it set, and the next refresh resolves everything again."""
+        """Say, in the transaction that writes a file, that links wait for resolution
+        (and which process owes it); `_resolve` clears it once nothing is left. A
+        process stopped in between (kill, crash, power) leaves it set, and the next
+        refresh resolves everything again."""
         self._wrote = True
-        self.store.set_meta("resolve_pending", "1")
+        self.store.set_meta("resolve_pending", str(os.getpid()))
 
     def _recover_resolution(self) -> None:
         """A previous process wrote files and stopped before resolving their links: the
-        files look unchanged now, so without this their links would never come."""
-        if self._wrote or self.store.get_meta("resolve_pending") != "1":
+        files look unchanged now, so without this their links would never come. While
+        the process that wrote them is alive (a second window on the same cache), the
+        resolution is its to finish."""
+        if self._wrote:
+            return
+        owner = self.store.get_meta("resolve_pending") or "0"
+        if owner == "0" or (owner.isdigit() and int(owner) != os.getpid() and _alive(int(owner))):
             return
         sys.stderr.write("repo-graph: the last run stopped before resolving links; resolving them all again\n")
         for path in self.store.indexed_files():

@@ -110,7 +110,8 @@ def test_two_providers_share_one_repository_while_files_change(tmp_path, provide
 def test_a_stop_between_writing_files_and_resolving_their_links_is_repaired_next_start(tmp_path, monkeypatch):
     """Files are committed batch by batch and their links resolved after: a process
     stopped in between (here the resolver fails, as a kill would stop it) leaves files
-    that look unchanged and links that never came. The next start resolves them."""
+    that look unchanged and links that never came. The next start resolves them, unless
+    the process that owes the resolution is still alive (another window on the cache)."""
     from indexer.index import RepoIndex
     from indexer.resolve import Resolver
 
@@ -131,9 +132,22 @@ def test_a_stop_between_writing_files_and_resolving_their_links_is_repaired_next
         except KeyboardInterrupt:
             pass
     assert index.store.file_count() == 2 and call not in index.store.all_edges()
+    assert index.store.get_meta("resolve_pending") == str(os.getpid())  # who owes the resolution
     index.close()
 
-    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    # While the process that wrote the files lives (a second window), finishing is its job.
+    owner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        shared = RepoIndex(repo, cache_dir=tmp_path / "cache")
+        shared.store.set_meta("resolve_pending", str(owner.pid))
+        shared.refresh()
+        assert call not in shared.store.all_edges()
+        shared.close()
+    finally:
+        owner.kill()
+        owner.wait()
+
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")  # the owner is gone now: resolve
     summary = index.refresh()
     assert summary.parsed == 0  # nothing to parse again, only links to resolve
     assert call in index.store.all_edges()
