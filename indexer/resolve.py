@@ -272,7 +272,7 @@ class Resolver:
                     imported[path].add(dst)
                     links.add((path, path, dst, IMPORTS))
         imports_sorted = {p: sorted(found) for p, found in imported.items()}
-        for path, src, name, kind in self.store.refs_of(paths):
+        for path, src, name, kind in self.store.uses_of(paths):
             if kind == "doc":
                 if is_release_notes(path) or doc_links[src] >= MAX_DOC_TARGETS:
                     continue

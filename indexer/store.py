@@ -433,7 +433,7 @@ class Store:
     def imports_of(self, paths) -> list[tuple[str, str, int, str]]:
         return self._in("SELECT path, target, line, names FROM imports WHERE path IN ({})", paths)
 
-    def refs_of(self, paths) -> list[tuple[str, str, str, str | None]]:
+    def uses_of(self, paths) -> list[tuple[str, str, str, str | None]]:
         """(path, user id, name, kind) of every use of a name in `paths`, each once."""
         rows = self._in("SELECT n.path, u.data FROM nodes n JOIN uses u ON u.file=n.rowid WHERE n.id IN ({})", paths)
         return [use for path, data in rows for use in unpack_uses(path, data)]

@@ -173,7 +173,7 @@ def test_uses_are_kept_once_per_file_and_leave_with_it(tmp_path):
     })
     index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
     index.refresh()
-    uses = index.store.refs_of(["a.py"])
+    uses = index.store.uses_of(["a.py"])
     assert uses.count(("a.py", "a.py#caller", "helper", "call")) == 1
     assert all(path == "a.py" and (src == "a.py" or src.startswith("a.py#")) for path, src, _, _ in uses)
     assert index.store.paths_referring_to(["helper"]) == {"a.py", "b.py"}
@@ -181,7 +181,7 @@ def test_uses_are_kept_once_per_file_and_leave_with_it(tmp_path):
     (tmp_path / "b.py").unlink()
     index.refresh()
     assert index.store.paths_referring_to(["helper"]) == {"a.py"}
-    assert index.store.refs_of(["b.py"]) == []
+    assert index.store.uses_of(["b.py"]) == []
     assert index.store.db.execute("SELECT count(*) FROM uses").fetchone()[0] == 1
     index.close()
 
