@@ -40,6 +40,7 @@ class LanguageSpec:
     inherits: tuple[str, ...]
     import_style: str
     import_extensions: tuple[str, ...]
+    package_is_directory: bool  # Go, Java: a file sees its directory's definitions without importing them
     folder: Path = field(compare=False)
 
     def query_text(self, purpose: str) -> str:
@@ -85,6 +86,7 @@ def _read_spec(folder: Path) -> LanguageSpec:
         inherits=tuple(data.get("inherits", ())),
         import_style=data.get("import_style", "relative"),
         import_extensions=tuple(data.get("import_extensions", data.get("extensions", ()))),
+        package_is_directory=bool(data.get("package_is_directory", False)),
         folder=folder,
     )
 

@@ -32,6 +32,10 @@ def is_release_notes(path: str) -> bool:
     return PurePosixPath(path).stem.lower() in RELEASE_NOTES
 
 
+def _path(definition: tuple[str, str | None]) -> str:
+    return definition[0]
+
+
 def _ids(name: str, definitions) -> list[str]:
     """Ids of definitions of `name` kept as (path, qualified name or None)."""
     return [f"{path}#{qual or name}" for path, qual in definitions]
@@ -206,8 +210,16 @@ class Resolver:
         return []
 
     # -- uses -----------------------------------------------------------------
-    def use_targets(self, path: str, name: str, imported: list[str]) -> list[str]:
-        """`imported`: the files `path` imports, sorted."""
+    def _package_peers(self, path: str) -> set[str]:
+        """The other files of `path`'s package, where a directory is one (Go, Java)."""
+        spec = self.registry.languages.get(self.files.get(path) or "")
+        if spec is None or not spec.package_is_directory:
+            return set()
+        language = self.files[path]
+        return {p for p in self.by_dir.get(posixpath.dirname(path), ()) if p != path and self.files[p] == language}
+
+    def use_targets(self, path: str, name: str, imported: set[str]) -> list[str]:
+        """`imported`: the files whose definitions `path` sees (imports, its package)."""
         name = name.strip()
         if "::" in name or ("." in name and self._qualified(name)):
             return self._qualified(name.replace("::", "."))[:MAX_GLOBAL_MATCHES]
@@ -216,7 +228,7 @@ class Resolver:
             return []
         if len(found) <= 8:
             local = [d for d in found if d[0] == path]
-            near = [d for q in imported for d in found if d[0] == q] if not local else []
+            near = sorted((d for d in found if d[0] in imported), key=_path) if not local else []
         else:  # `get`, `__init__`: a scan per use would cost uses x definitions
             by_path = self._by_path.get(name)
             if by_path is None:
@@ -224,7 +236,7 @@ class Resolver:
                 for d in found:
                     by_path[d[0]].append(d)
             local = by_path.get(path)
-            near = [d for q in imported for d in by_path.get(q, ())] if not local else []
+            near = [] if local else [d for q in sorted(imported & by_path.keys()) for d in by_path[q]]
         chosen = local or near or (found if len(found) <= MAX_GLOBAL_MATCHES else [])
         return _ids(name, chosen[:MAX_GLOBAL_MATCHES])
 
@@ -264,14 +276,18 @@ class Resolver:
         """Every link owned by `paths`, as (owner path, src, dst, rel)."""
         paths = [p for p in paths if p in self.files]
         imported: dict[str, set[str]] = defaultdict(set)
+        packages: dict[str, set[str]] = defaultdict(set)  # path -> files of the packages it imports
         links: set[tuple[str, str, str, str]] = set()
         doc_links: dict[str, int] = defaultdict(int)
         for path, target, _line, names in self.store.imports_of(paths):
-            for dst in self.import_targets(path, target, names or ""):
-                if dst != path:
-                    imported[path].add(dst)
-                    links.add((path, path, dst, IMPORTS))
-        imports_sorted = {p: sorted(found) for p, found in imported.items()}
+            targets = [dst for dst in self.import_targets(path, target, names or "") if dst != path]
+            imported[path].update(targets)
+            if len(targets) > 1:
+                packages[path].update(targets)
+            else:
+                links.update((path, path, dst, IMPORTS) for dst in targets)
+        for path in paths:
+            imported[path] |= self._package_peers(path)  # seen without an import; not an import link
         for path, src, name, kind in self.store.uses_of(paths):
             if kind == "doc":
                 if is_release_notes(path) or doc_links[src] >= MAX_DOC_TARGETS:
@@ -282,14 +298,31 @@ class Resolver:
                         doc_links[src] += 1
                 continue
             rel = CALLS if kind == "call" else REFERENCES
-            for dst in self.use_targets(path, name, imports_sorted.get(path, ())):
+            for dst in self.use_targets(path, name, imported.get(path, set())):
                 if dst != src:
                     links.add((path, src, dst, rel))
+        self._package_links(packages, links)
         for path in paths:
             top = self._readme_top_section(path)
             if top:
                 links.update((path, top, dst, DOCUMENTS) for dst in self.readme_targets(path))
         return sorted(links)
+
+    @staticmethod
+    def _package_links(packages: dict[str, set[str]], links: set[tuple[str, str, str, str]]) -> None:
+        """An import of a package (Go's, a Java one) names a directory of files: it
+        links to those defining something the importer uses, not to every one, so
+        a file's neighbours are what it leans on (`context.go` imports `binding` for
+        `binding.JSON`, not for `binding/yaml.go`). One it uses nothing of (a blank
+        import, uses we could not resolve) keeps the whole package."""
+        if not packages:
+            return
+        used: dict[str, set[str]] = defaultdict(set)
+        for path, _src, dst, rel in links:
+            if rel in (CALLS, REFERENCES):
+                used[path].add(dst.partition("#")[0])
+        for path, files in packages.items():
+            links.update((path, path, dst, IMPORTS) for dst in (files & used[path] or files))
 
     def _readme_top_section(self, path: str) -> str | None:
         if PurePosixPath(path).stem.lower() != "readme":

@@ -52,6 +52,7 @@ FILE_LINK_WEIGHTS = {
     "doc.documents": 1.5,
 }
 W_SAME_TEST = 4.0  # test_config.py for config.py and the other way round
+MIN_TEST_SUBJECT = 3  # a test of `io` or `a`: too short a name to look for
 W_CO_CHANGE = 6.0  # per log(1 + commits that changed both files), from git history (0.75 to 6 tried)
 W_SAME_DIRECTORY = 0.8
 W_SIBLING_TEST = 1.0  # tests beside a test file tend to change with it
@@ -204,18 +205,30 @@ def _top(values: np.ndarray, n: int) -> np.ndarray:
     return np.argpartition(-values, n)[:n] if len(values) > n else np.arange(len(values))
 
 
-def _is_test_pair(a: str, b: str) -> bool:
-    """test_x.py / x_test.go / x.test.ts / x_spec.rb beside x.*"""
-    stem_a, stem_b = PurePosixPath(a).stem.split(".")[0], PurePosixPath(b).stem.split(".")[0]
-    for x, y in ((stem_a, stem_b), (stem_b, stem_a)):
-        if y in (f"test_{x}", f"{x}_test", f"{x}_tests", f"{x}_spec", f"tests_{x}", f"{x}Test", f"{x}Tests"):
-            return True
-    return False
+_TEST_PREFIXES = ("test_", "tests_")
+_TEST_SUFFIXES = ("_test", "_tests", "_spec", "Test", "Tests", "Spec")
+_TEST_INFIXES = frozenset({"test", "spec"})  # x.test.ts, x.spec.js
+
+
+def _test_subject(path: str) -> tuple[str, bool]:
+    """(what the file is about, whether it is a test) by its name: test_x.py,
+    x_test.go, x.test.ts, x_spec.rb, XTest.java and x.py are all about x. A private
+    module's underscore goes too, so _auth.py pairs with test_auth.py."""
+    base, *rest = PurePosixPath(path).name.split(".")
+    is_test = bool(_TEST_INFIXES.intersection(rest[:-1]))
+    for prefix in _TEST_PREFIXES:
+        if base.startswith(prefix) and len(base) > len(prefix):
+            base, is_test = base[len(prefix):], True
+            break
+    for suffix in _TEST_SUFFIXES:
+        if base.endswith(suffix) and len(base) > len(suffix):
+            base, is_test = base[: -len(suffix)], True
+            break
+    return base.lstrip("_").lower(), is_test
 
 
 def _is_test(path: str) -> bool:
-    name = PurePosixPath(path).stem.lower()
-    return name.startswith("test_") or name.endswith(("_test", "_tests", "_spec", ".test", ".spec")) or "/tests/" in f"/{path}"
+    return _test_subject(path)[1] or "/tests/" in f"/{path}"
 
 
 def related_files(index, anchor_files: set[str], *, same_directory: bool = True) -> dict[str, float]:
@@ -233,15 +246,16 @@ def related_files(index, anchor_files: set[str], *, same_directory: bool = True)
         if W_CO_CHANGE:
             for path, n in store.co_changed(anchor):
                 weight[path] += W_CO_CHANGE * math.log1p(n)
-        stem = PurePosixPath(anchor).stem.split(".")[0]
-        for path in store.paths_named_like(stem):
-            if _is_test_pair(anchor, path):
-                weight[path] += W_SAME_TEST
+        subject, anchor_is_test = _test_subject(anchor)
+        if len(subject) >= MIN_TEST_SUBJECT:
+            for path in store.paths_named_like(subject):
+                if path != anchor and _test_subject(path) == (subject, not anchor_is_test):
+                    weight[path] += W_SAME_TEST
         if not same_directory:
             continue
         directory = posixpath.dirname(anchor)
         siblings = store.paths_under(directory + "/") if directory else store.paths_in_root()
-        anchor_is_test = _is_test(anchor)
+        anchor_is_test = _is_test(anchor)  # by name or by folder
         for path in siblings:
             if "/" not in path[len(directory) + 1 if directory else 0 :]:
                 weight[path] += W_SAME_DIRECTORY if directory else W_SAME_DIRECTORY / 2

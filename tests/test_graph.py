@@ -237,3 +237,56 @@ def test_edge_count_holds_for_a_file_whose_name_has_a_hash(tmp_path):
     summary = index.refresh()
     assert summary.edges == len(index.store.all_edges())
     index.close()
+
+
+GO_PACKAGE = {
+    "go.mod": "module example.com/app\n",
+    "cmd/main.go": "package main\n\nimport \"example.com/app/store\"\n\nfunc main() { store.Open() }\n",
+    "cmd/blank.go": "package main\n\nimport _ \"example.com/app/store\"\n",
+    "store/open.go": "package store\n\nfunc Open() { check() }\n",
+    "store/check.go": "package store\n\nfunc check() {}\n",
+    "store/close.go": "package store\n\nfunc Close() {}\n",
+    # `check` is defined in more packages than a global guess will take.
+    **{f"other{i}/check.go": f"package other{i}\n\nfunc check() {{}}\n" for i in range(4)},
+}
+
+
+def test_a_package_import_links_to_the_files_the_importer_uses(tmp_path):
+    """Go imports a directory: the import links to the files defining what the
+    importer uses, so a file's neighbours are what it leans on; an import that uses
+    nothing we can see (a blank import) keeps the whole package."""
+    index = RepoIndex(make_repo(tmp_path / "go", GO_PACKAGE), cache_dir=tmp_path / "cache")
+    index.refresh()
+    imports = links(index, "code.imports")
+    assert ("cmd/main.go", "store/open.go") in imports
+    assert ("cmd/main.go", "store/close.go") not in imports
+    assert {("cmd/blank.go", f"store/{f}.go") for f in ("open", "check", "close")} <= imports
+    index.close()
+
+
+def test_a_go_name_resolves_inside_its_package_before_anywhere_else(tmp_path):
+    """`check()` in store/open.go is store's own check (store/check.go), found
+    without an import, though four other packages define a `check` too."""
+    index = RepoIndex(make_repo(tmp_path / "go", GO_PACKAGE), cache_dir=tmp_path / "cache")
+    index.refresh()
+    calls = links(index, "code.calls")
+    assert ("store/open.go#Open", "store/check.go#check") in calls
+    assert not {(s, d) for s, d in calls if s == "store/open.go#Open" and d.startswith("other")}
+    index.close()
+
+
+@pytest.mark.parametrize("source,test", [
+    ("httpx/_auth.py", "tests/test_auth.py"),  # a private module and its test elsewhere
+    ("pkg/config.py", "pkg/config_test.py"),
+    ("web/format.ts", "web/format.test.ts"),
+    ("src/Store.java", "test/StoreTest.java"),
+])
+def test_g3_a_file_and_its_test_are_related_both_ways(tmp_path, source, test):
+    from repo_graph.ranking import related_files
+
+    files = {source: "x = 1\n", test: "y = 2\n", "other/unrelated.py": "z = 3\n", "other/auth_notes.py": "w = 4\n"}
+    index = RepoIndex(make_repo(tmp_path / "pair", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    assert max(related_files(index, {source}, same_directory=False).items(), key=lambda kv: kv[1])[0] == test
+    assert max(related_files(index, {test}, same_directory=False).items(), key=lambda kv: kv[1])[0] == source
+    index.close()
