@@ -46,6 +46,9 @@ Systems (all run in the same command, on the same snapshots and file set).
   repo-graph   RepoProvider(index).query(ContextQuery(goal=msg, query_text=msg, ...)):
                ranking from max_tokens=65536, max_frames=200 (so packing does not cut
                it), budget from max_tokens=4096, max_frames=64. Items are the frames.
+  repo-graph:code   the same with kinds=["symbol"]: code frames only, as a host
+               asks when it wants the code to change (the BM25 rankings below hold
+               code only too; gold files are code, so a doc section never counts).
   bm25-files   BM25 (k1=1.2, b=0.75) over indexer.terms.terms() of whole files; the
                files are those repo-graph indexed (status ok: code and markdown).
                Budget: whole files in rank order, skipping any that does not fit.
@@ -103,7 +106,7 @@ BUDGET_FRAMES = 64
 MAX_SOURCE_FILES = 8
 MIN_WORDS = 4
 K1, B = 1.2, 0.75
-ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:lexical", "repo-graph:prior",
+ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:code", "repo-graph:lexical", "repo-graph:prior",
                "repo-graph:no-history", "repo-graph:co-change-3", "repo-graph:co-change-12",
                "repo-graph:no-feedback", "repo-graph:feedback-0.25", "repo-graph:feedback-1",
                "repo-graph:no-mention", "repo-graph:mention-code", "repo-graph:mention-all")
@@ -129,6 +132,26 @@ ABLATIONS = {
     "repo-graph:mention-all": {"MENTION_FORMS": ("backticks", "qualified", "underscored", "humped")},  # and any
 }
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
+
+
+def overrides(system: str) -> dict | None:
+    """The ranking constants a repo-graph variant sets: a named ablation above, or
+    any weights spelled out for a sweep (`repo-graph:W_PROXIMITY=0.1+W_FEEDBACK=1`);
+    None for a system that is not a variant."""
+    if system in ABLATIONS:
+        return ABLATIONS[system]
+    name, _, spec = system.partition(":")
+    if name != "repo-graph" or "=" not in spec:
+        return None
+    from repo_graph import ranking
+
+    out = {}
+    for pair in spec.split("+"):
+        key, _, value = pair.partition("=")
+        if not key.isupper() or not isinstance(getattr(ranking, key, None), (int, float)):
+            raise ValueError(f"{system}: {key} is not a numeric weight of repo_graph/ranking.py")
+        out[key] = float(value)
+    return out
 DOC_DIRS = frozenset({"doc", "docs", "docs_src", "documentation"})
 DEFAULT_AIDER_VENV = Path("/tmp/aider-venv/bin/python")
 
@@ -589,9 +612,9 @@ def frame_path(frame) -> str:
 def run_ablation(system: str, snaps: Snapshots, case: Case, anchor: str | None):
     from repo_graph import ranking
 
-    saved = {name: getattr(ranking, name) for name in ABLATIONS[system]}
+    saved = {name: getattr(ranking, name) for name in overrides(system)}
     try:
-        for name, value in ABLATIONS[system].items():
+        for name, value in overrides(system).items():
             setattr(ranking, name, value)
         return run_repo_graph(snaps, case, anchor)
     finally:
@@ -599,12 +622,12 @@ def run_ablation(system: str, snaps: Snapshots, case: Case, anchor: str | None):
             setattr(ranking, name, value)
 
 
-def run_repo_graph(snaps: Snapshots, case: Case, anchor: str | None):
+def run_repo_graph(snaps: Snapshots, case: Case, anchor: str | None, kinds: tuple[str, ...] = ()):
     anchors = (anchor,) if anchor else ()
     big = snaps.provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=RANK_FRAMES,
-                                            max_tokens=RANK_TOKENS, anchors=anchors))
+                                            max_tokens=RANK_TOKENS, anchors=anchors, kinds=kinds))
     small = snaps.provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=BUDGET_FRAMES,
-                                              max_tokens=BUDGET, anchors=anchors))
+                                              max_tokens=BUDGET, anchors=anchors, kinds=kinds))
     ranked = [frame_path(f) for f in big.frames]
     packed = [(frame_path(f), tokens_of(f.content)) for f in small.frames]
     return ranked, packed
@@ -790,7 +813,9 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
                     try:
                         if system == "repo-graph":
                             ranked, packed = run_repo_graph(snaps, case, anchor)
-                        elif system in ABLATIONS:
+                        elif system == "repo-graph:code":  # code frames only, as the baselines rank
+                            ranked, packed = run_repo_graph(snaps, case, anchor, kinds=("symbol",))
+                        elif overrides(system) is not None:
                             ranked, packed = run_ablation(system, snaps, case, anchor)
                         elif system == "bm25-files":
                             ranked, packed = run_bm25_files(corpora, case, anchor)
@@ -908,7 +933,8 @@ def main(argv=None) -> int:
                         help="scan at most this many first-parent commits (default 5000)")
     parser.add_argument("--ref", default="HEAD")
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS),
-                        help=f"comma-separated, from {','.join(ALL_SYSTEMS)}")
+                        help=f"comma-separated, from {','.join(ALL_SYSTEMS)}, or repo-graph with weights "
+                             "of repo_graph/ranking.py set for a sweep: repo-graph:W_PROXIMITY=0.1+W_FEEDBACK=1")
     parser.add_argument("--aider-python", help="the python of an environment with aider-chat")
     parser.add_argument("--tmp", help="where the temporary work trees and caches go (default: $TMPDIR)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary work trees and caches")
@@ -917,7 +943,10 @@ def main(argv=None) -> int:
     parser.add_argument("--save", metavar="FILE", help="also write the JSON results to FILE")
     args = parser.parse_args(argv)
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
-    unknown = [s for s in systems if s not in ALL_SYSTEMS]
+    try:
+        unknown = [s for s in systems if s not in ALL_SYSTEMS and overrides(s) is None]
+    except ValueError as exc:
+        parser.error(str(exc))
     if unknown:
         parser.error(f"unknown systems {unknown}; choose from {list(ALL_SYSTEMS)}")
 
