@@ -59,6 +59,7 @@ class Resolver:
             self.by_name[posixpath.basename(path)].append(path)
         self._path_of = {p: p for p in self.files}
         self._by_path: dict[str, dict[str, list]] = {}  # common name -> path -> its definitions, built on demand
+        self._packages: dict[tuple[str, str], frozenset[str]] = {}  # (directory, language) -> its files
         self._lazy = not every_symbol
         self._looked_up: set[str] = set()
         # Every definition as (path, its qualified name or None when that is its name):
@@ -210,15 +211,20 @@ class Resolver:
         return []
 
     # -- uses -----------------------------------------------------------------
-    def _package_peers(self, path: str) -> set[str]:
-        """The other files of `path`'s package, where a directory is one (Go, Java)."""
-        spec = self.registry.languages.get(self.files.get(path) or "")
+    def _package(self, path: str) -> frozenset[str]:
+        """The files of `path`'s package, itself included, where a directory is one
+        (Go, Java): their definitions are seen without an import."""
+        language = self.files.get(path) or ""
+        spec = self.registry.languages.get(language)
         if spec is None or not spec.package_is_directory:
-            return set()
-        language = self.files[path]
-        return {p for p in self.by_dir.get(posixpath.dirname(path), ()) if p != path and self.files[p] == language}
+            return frozenset()
+        key = (posixpath.dirname(path), language)
+        found = self._packages.get(key)
+        if found is None:
+            found = self._packages[key] = frozenset(p for p in self.by_dir.get(key[0], ()) if self.files[p] == language)
+        return found
 
-    def use_targets(self, path: str, name: str, imported: set[str]) -> list[str]:
+    def use_targets(self, path: str, name: str, imported: frozenset[str] | set[str]) -> list[str]:
         """`imported`: the files whose definitions `path` sees (imports, its package)."""
         name = name.strip()
         if "::" in name or ("." in name and self._qualified(name)):
@@ -276,18 +282,20 @@ class Resolver:
         """Every link owned by `paths`, as (owner path, src, dst, rel)."""
         paths = [p for p in paths if p in self.files]
         imported: dict[str, set[str]] = defaultdict(set)
-        packages: dict[str, set[str]] = defaultdict(set)  # path -> files of the packages it imports
+        package_imports: dict[str, set[str]] = defaultdict(set)  # path -> files of the packages it imports
         links: set[tuple[str, str, str, str]] = set()
         doc_links: dict[str, int] = defaultdict(int)
         for path, target, _line, names in self.store.imports_of(paths):
             targets = [dst for dst in self.import_targets(path, target, names or "") if dst != path]
             imported[path].update(targets)
             if len(targets) > 1:
-                packages[path].update(targets)
+                package_imports[path].update(targets)
             else:
                 links.update((path, path, dst, IMPORTS) for dst in targets)
+        visible = {}  # what each file's names may mean: its imports and its package (not an import link)
         for path in paths:
-            imported[path] |= self._package_peers(path)  # seen without an import; not an import link
+            package = self._package(path)
+            visible[path] = imported[path] | package if imported.get(path) else package
         for path, src, name, kind in self.store.uses_of(paths):
             if kind == "doc":
                 if is_release_notes(path) or doc_links[src] >= MAX_DOC_TARGETS:
@@ -298,10 +306,10 @@ class Resolver:
                         doc_links[src] += 1
                 continue
             rel = CALLS if kind == "call" else REFERENCES
-            for dst in self.use_targets(path, name, imported.get(path, set())):
+            for dst in self.use_targets(path, name, visible.get(path, frozenset())):
                 if dst != src:
                     links.add((path, src, dst, rel))
-        self._package_links(packages, links)
+        self._package_links(package_imports, links)
         for path in paths:
             top = self._readme_top_section(path)
             if top:
@@ -309,19 +317,19 @@ class Resolver:
         return sorted(links)
 
     @staticmethod
-    def _package_links(packages: dict[str, set[str]], links: set[tuple[str, str, str, str]]) -> None:
+    def _package_links(package_imports: dict[str, set[str]], links: set[tuple[str, str, str, str]]) -> None:
         """An import of a package (Go's, a Java one) names a directory of files: it
         links to those defining something the importer uses, not to every one, so
         a file's neighbours are what it leans on (`context.go` imports `binding` for
         `binding.JSON`, not for `binding/yaml.go`). One it uses nothing of (a blank
         import, uses we could not resolve) keeps the whole package."""
-        if not packages:
+        if not package_imports:
             return
         used: dict[str, set[str]] = defaultdict(set)
         for path, _src, dst, rel in links:
             if rel in (CALLS, REFERENCES):
                 used[path].add(dst.partition("#")[0])
-        for path, files in packages.items():
+        for path, files in package_imports.items():
             links.update((path, path, dst, IMPORTS) for dst in (files & used[path] or files))
 
     def _readme_top_section(self, path: str) -> str | None:
