@@ -134,24 +134,32 @@ ABLATIONS = {
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
 
 
-def overrides(system: str) -> dict | None:
-    """The ranking constants a repo-graph variant sets: a named ablation above, or
-    any weights spelled out for a sweep (`repo-graph:W_PROXIMITY=0.1+W_FEEDBACK=1`);
-    None for a system that is not a variant."""
+def variant(system: str) -> tuple[dict, tuple[str, ...]] | None:
+    """(ranking constants, query kinds) of a repo-graph variant: a named ablation
+    above, `repo-graph:code` (code frames only), or weights spelled out for a sweep,
+    code only or not (`repo-graph:W_PROXIMITY=0.1+W_FEEDBACK=1`,
+    `repo-graph:code+W_SAME_NAME=0`); None for a system that is not a variant."""
     if system in ABLATIONS:
-        return ABLATIONS[system]
+        return ABLATIONS[system], ()
     name, _, spec = system.partition(":")
-    if name != "repo-graph" or "=" not in spec:
+    if name != "repo-graph" or not spec:
         return None
     from repo_graph import ranking
 
-    out = {}
-    for pair in spec.split("+"):
-        key, _, value = pair.partition("=")
-        if not key.isupper() or not isinstance(getattr(ranking, key, None), (int, float)):
+    weights, kinds = {}, ()
+    for part in spec.split("+"):
+        key, eq, value = part.partition("=")
+        if part == "code":
+            kinds = ("symbol",)
+        elif not eq:
+            return None
+        elif not key.isupper() or not isinstance(getattr(ranking, key, None), (int, float)):
             raise ValueError(f"{system}: {key} is not a numeric weight of repo_graph/ranking.py")
-        out[key] = float(value)
-    return out
+        else:
+            weights[key] = float(value)
+    return weights, kinds
+
+
 DOC_DIRS = frozenset({"doc", "docs", "docs_src", "documentation"})
 DEFAULT_AIDER_VENV = Path("/tmp/aider-venv/bin/python")
 
@@ -609,14 +617,15 @@ def frame_path(frame) -> str:
     return frame.id.partition("#")[0]
 
 
-def run_ablation(system: str, snaps: Snapshots, case: Case, anchor: str | None):
+def run_variant(system: str, snaps: Snapshots, case: Case, anchor: str | None):
     from repo_graph import ranking
 
-    saved = {name: getattr(ranking, name) for name in overrides(system)}
+    weights, kinds = variant(system)
+    saved = {name: getattr(ranking, name) for name in weights}
     try:
-        for name, value in overrides(system).items():
+        for name, value in weights.items():
             setattr(ranking, name, value)
-        return run_repo_graph(snaps, case, anchor)
+        return run_repo_graph(snaps, case, anchor, kinds)
     finally:
         for name, value in saved.items():
             setattr(ranking, name, value)
@@ -813,10 +822,8 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
                     try:
                         if system == "repo-graph":
                             ranked, packed = run_repo_graph(snaps, case, anchor)
-                        elif system == "repo-graph:code":  # code frames only, as the baselines rank
-                            ranked, packed = run_repo_graph(snaps, case, anchor, kinds=("symbol",))
-                        elif overrides(system) is not None:
-                            ranked, packed = run_ablation(system, snaps, case, anchor)
+                        elif variant(system) is not None:
+                            ranked, packed = run_variant(system, snaps, case, anchor)
                         elif system == "bm25-files":
                             ranked, packed = run_bm25_files(corpora, case, anchor)
                         elif system == "bm25-symbols":
@@ -934,7 +941,8 @@ def main(argv=None) -> int:
     parser.add_argument("--ref", default="HEAD")
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS),
                         help=f"comma-separated, from {','.join(ALL_SYSTEMS)}, or repo-graph with weights "
-                             "of repo_graph/ranking.py set for a sweep: repo-graph:W_PROXIMITY=0.1+W_FEEDBACK=1")
+                             "of repo_graph/ranking.py set for a sweep, code frames only or not: "
+                             "repo-graph:W_PROXIMITY=0.1+W_FEEDBACK=1, repo-graph:code+W_PROXIMITY=0.1")
     parser.add_argument("--aider-python", help="the python of an environment with aider-chat")
     parser.add_argument("--tmp", help="where the temporary work trees and caches go (default: $TMPDIR)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary work trees and caches")
@@ -944,7 +952,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     try:
-        unknown = [s for s in systems if s not in ALL_SYSTEMS and overrides(s) is None]
+        unknown = [s for s in systems if s not in ALL_SYSTEMS and variant(s) is None]
     except ValueError as exc:
         parser.error(str(exc))
     if unknown:

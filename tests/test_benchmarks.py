@@ -7,6 +7,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import freshness  # noqa: E402
 import index_speed  # noqa: E402
+import pytest  # noqa: E402
+import quality  # noqa: E402
 from grammars import Registry  # noqa: E402
 
 
@@ -30,3 +32,12 @@ def test_freshness_python_files(tmp_path):
     every, clean = freshness.python_files(_corpus(tmp_path))
     assert every == ["pkg/a.py", "pkg/broken.py", "tool"]
     assert clean == ["pkg/a.py", "tool"]
+
+
+def test_quality_variants_name_real_weights():
+    assert quality.variant("repo-graph:code") == ({}, ("symbol",))
+    assert quality.variant("repo-graph:code+W_PROXIMITY=0.1") == ({"W_PROXIMITY": 0.1}, ("symbol",))
+    assert quality.variant("repo-graph:lexical") == (quality.ABLATIONS["repo-graph:lexical"], ())
+    assert quality.variant("repo-graph") is None and quality.variant("bm25-files") is None
+    with pytest.raises(ValueError, match="W_NOPE"):
+        quality.variant("repo-graph:W_NOPE=1")
