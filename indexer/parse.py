@@ -202,6 +202,13 @@ def _head(sym, children: list[tuple[int, int]]) -> int:
 MODULE_FRAGMENT = "__module__"
 
 
+def speaks_for_file(node: NodeRow, file_has_module: bool) -> bool:
+    """A file is no frame of its own: its module node (header, imports) speaks for
+    it, and in a file without one each top-level symbol does; the file's own edges
+    (its imports, who imports it, docs naming it) are that frame's relations too."""
+    return node.sym_kind == "module" or (node.kind == "symbol" and node.parent == node.path and not file_has_module)
+
+
 def _add_module(record, spec, extraction, data, starts, path_text, prefix, scored) -> str | None:
     """The file's header (module doc, imports, top-level statements before the first
     definition) as a `module` symbol, so a file's imports have a frame to hang on."""
@@ -268,4 +275,4 @@ def _ancestors(found, sec):
     return reversed(out)
 
 
-__all__ = ["FileRecord", "parse", "terms", "module_name"]
+__all__ = ["FileRecord", "parse", "terms", "module_name", "speaks_for_file", "MODULE_FRAGMENT"]

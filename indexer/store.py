@@ -452,6 +452,15 @@ class Store:
             (path, path + "#", path + "$"),
         ).fetchall()
 
+    def files_joined_to(self, ids) -> set[str]:
+        """Files whose own node a link joins to one of `ids` the way a frame speaking
+        for the file shows it: any link from one of them to the file (an import, a
+        doc naming it), or the file's import of one."""
+        ids = list(ids)
+        into = self._in("SELECT dst FROM links WHERE src IN ({}) AND instr(dst, '#') = 0", ids)
+        out = self._in("SELECT src FROM links WHERE dst IN ({}) AND rel = 'code.imports'", ids)
+        return {r[0] for r in into + out}
+
     def paths_named_like(self, stem: str) -> list[str]:
         return [r[0] for r in self.db.execute(
             "SELECT path FROM files WHERE status='ok' AND path LIKE ? ESCAPE '\\'",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from indexer.digest import sha256
-from indexer.parse import MODULE_FRAGMENT
+from indexer.parse import MODULE_FRAGMENT, speaks_for_file
 from indexer.store import NodeRow
 
 from .anchors import node_uri
@@ -63,10 +63,9 @@ def relations(index, node: NodeRow, prefer: frozenset[str]) -> tuple[m.Relation,
     found: list[tuple[str, str]] = []
     # A module frame speaks for its file: the file's imports are its relations. In a
     # file with no header (no module frame), its top-level symbols speak for it.
-    speaks_for_file = node.sym_kind == "module" or (
-        node.kind == "symbol" and node.parent == node.path and f"{node.path}#{MODULE_FRAGMENT}" not in index.graph
-    )
-    ends = (node.id, node.path) if speaks_for_file else (node.id,)
+    top_level = node.kind == "symbol" and node.parent == node.path  # only they need to know
+    has_module = top_level and f"{node.path}#{MODULE_FRAGMENT}" in index.graph
+    ends = (node.id, node.path) if speaks_for_file(node, has_module) else (node.id,)
     for end in ends:
         for rel, target in index.graph.in_edges(end):
             if rel in _INCOMING and target != node.id and not (end == node.path and rel == "code.defines"):

@@ -130,6 +130,22 @@ def test_g4_anchored_file_leads_to_its_imports_and_callers(provider_factory, tmp
         assert frames and (frames[0]["uri"] == target or any(r["target_uri"] == target for r in frames[0]["relations"])), target
 
 
+@pytest.mark.parametrize("anchor,goal", [("pkg/b.py", "other"), ("pkg/c.py", "run helper"),
+                                         ("csrc/sub/util.h", "main"), ("web/util.ts", "main lib")])
+def test_g4_every_frame_whose_relations_reach_the_anchor_ranks_above_the_rest(provider_factory, tmp_path, anchor, goal):
+    """Anchored is what the frame shows: its uri is the anchor or one of its relations
+    targets it. A module frame speaks for its file, so the file's imports make it
+    anchored however far the module node itself is from the anchor."""
+    repo = make_repo(tmp_path / "mixed", MIXED)
+    p = provider_factory(repo)
+    p.handshake()
+    target = (repo / anchor).as_uri()
+    frames = p.query(goal=goal, anchors=[target], max_frames=30, max_tokens=20000)["result"]["frames"]
+    anchored = [f["uri"] == target or any(r["target_uri"] == target for r in f["relations"]) for f in frames]
+    assert anchored and anchored[0]
+    assert anchored == sorted(anchored, reverse=True), [(f["id"], a) for f, a in zip(frames, anchored)]
+
+
 def test_incremental_resolution_gives_the_links_a_full_index_gives(mixed, tmp_path):
     """An update resolves names through the store, one name at a time (no whole
     definition table); it must end where indexing the same tree from scratch ends."""
