@@ -271,21 +271,17 @@ def related_files(index, anchor_files: set[str], *, same_directory: bool = True)
     return {path: w / best for path, w in top}
 
 
-def _speaking_for_anchored_files(index, seeds: set[str], by_id: dict[str, NodeRow], related) -> set[str]:
+def _speaking_for_anchored_files(index, seeds: set[str], by_id: dict[str, NodeRow]) -> set[str]:
     """Ids of the candidates whose frames speak for a file joined to an anchor (a
-    module importing it or imported by it, a doc naming it): their relations show
-    that edge, so they are anchored frames (G4) one hop away however far the node
-    itself is. The module nodes of those files join the candidates, the most related
-    first, up to MAX_CANDIDATES."""
-    joined = index.store.files_joined_to(seeds) - {s.partition("#")[0] for s in seeds if "#" not in s}
-    if not joined:
+    file importing it or imported by it, a doc naming it): their relations show that
+    edge, which makes them anchored frames (G4)."""
+    joined = index.store.files_joined_to(seeds) - {s for s in seeds if "#" not in s}
+    near = [n for n in by_id.values() if n.path in joined and n.kind == "symbol"]
+    if not near:
         return set()
-    order = sorted(joined, key=lambda p: (-related.get(p, 0.0), p))[:MAX_CANDIDATES]
-    for node in index.store.nodes_by_id(f"{p}#{MODULE_FRAGMENT}" for p in order).values():
-        by_id.setdefault(node.id, node)
-    top_level = {n.path for n in by_id.values() if n.path in joined and n.kind == "symbol" and n.parent == n.path}
+    top_level = {n.path for n in near if n.parent == n.path and n.sym_kind != "module"}
     with_module = {n.path for n in index.store.nodes_by_id(f"{p}#{MODULE_FRAGMENT}" for p in top_level).values()}
-    return {n.id for n in by_id.values() if n.path in joined and speaks_for_file(n, n.path in with_module)}
+    return {n.id for n in near if speaks_for_file(n, n.path in with_module)}
 
 
 def _feedback(index, matched: dict[int, tuple[float, str]], named: list[str]) -> dict[str, float]:
@@ -354,7 +350,7 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     if not matched and not seeds:
         by_id.update((n.id, n) for n in index.store.prior_nodes(MAX_CANDIDATES))
 
-    speaks_for = _speaking_for_anchored_files(index, seeds, by_id, related) if seeds else set()
+    speaks_for = _speaking_for_anchored_files(index, seeds, by_id) if seeds else set()
 
     centrality = index.store.priors(by_id) if W_PRIOR else {}  # weighed 0: no lookup per query
     out = []
@@ -364,7 +360,15 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
         fused = fuse(lex.get(node_id, 0.0), closeness(node_id, node.path), _prior(centrality.get(node_id, 0.0), node))
         hop = hops.get(node_id)
         if node_id in speaks_for and (hop is None or hop > 1):
-            hop = 1  # its frame carries its file's edge to an anchor: anchored (G4)
+            # It carries its file's edge to an anchor among its relations, so it is an
+            # anchored frame (G4) however far its node is. A header (imports, module
+            # docstring) of a file importing or imported by the anchor is not sent:
+            # in the anchored tier it would outrank what matches the question (measured:
+            # two of them cost 0.09-0.18 MRR anchored). A header-less file's top-level
+            # symbol is the file's substance: it joins the anchored tier.
+            if node.sym_kind == "module":
+                continue
+            hop = 1
         if seeds:
             # G4: two tiers, both inside [0, 1]: anchored in [0.5, 1], the rest below.
             fused = 0.5 + 0.5 * fused if hop is not None and hop <= 1 else 0.5 * fused

@@ -146,6 +146,20 @@ def test_g4_every_frame_whose_relations_reach_the_anchor_ranks_above_the_rest(pr
     assert anchored == sorted(anchored, reverse=True), [(f["id"], a) for f, a in zip(frames, anchored)]
 
 
+def test_g4_what_the_open_file_imports_is_sent_and_anchored(provider_factory, tmp_path):
+    """pkg/b.py has no header: its top-level `helper` speaks for it, so the frame shows
+    that pkg/a.py imports its file; anchored on a.py it is sent, among the anchored."""
+    repo = make_repo(tmp_path / "mixed", MIXED)
+    p = provider_factory(repo)
+    p.handshake()
+    target = (repo / "pkg/a.py").as_uri()
+    frames = p.query(goal="unrelated words", anchors=[target], max_frames=30, max_tokens=20000)["result"]["frames"]
+    helper = next(f for f in frames if f["id"] == "pkg/b.py#helper")
+    assert any(r["target_uri"] == target for r in helper["relations"])
+    assert all(any(r["target_uri"] == target for r in f["relations"]) or f["uri"] == target
+               for f in frames[: frames.index(helper)])
+
+
 def test_incremental_resolution_gives_the_links_a_full_index_gives(mixed, tmp_path):
     """An update resolves names through the store, one name at a time (no whole
     definition table); it must end where indexing the same tree from scratch ends."""
