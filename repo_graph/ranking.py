@@ -66,6 +66,7 @@ FEEDBACK_FILES = 3
 FEEDBACK_MIN_MATCH = 0.5  # of the best match: a weak match is no stand-in for an anchor
 SYMBOLS_PER_RELATED_FILE = 6
 ANCHOR_FILE_FRAMES = 2  # the host has an anchored file open: a glimpse of it, then its neighbours
+JOINED_HEADER_MATCH = 0.6  # the match a header joined to an anchor needs to be sent (0.3 cost flask 0.2 R@5)
 RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it documents no code
 MAX_CANDIDATES = 400
 # A symbol the question names as `Type.member` (Data.Render, config.load) can match
@@ -362,11 +363,12 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
         if node_id in speaks_for and (hop is None or hop > 1):
             # It carries its file's edge to an anchor among its relations, so it is an
             # anchored frame (G4) however far its node is. A header (imports, module
-            # docstring) of a file importing or imported by the anchor is not sent:
-            # in the anchored tier it would outrank what matches the question (measured:
-            # two of them cost 0.09-0.18 MRR anchored). A header-less file's top-level
-            # symbol is the file's substance: it joins the anchored tier.
-            if node.sym_kind == "module":
+            # docstring) of a file importing or imported by the anchor is sent only when
+            # it matches the question well: in the anchored tier it outranks everything
+            # unanchored (measured: the best two by score cost 0.09-0.18 MRR anchored).
+            # A header-less file's top-level symbol is the file's substance: it joins
+            # the anchored tier.
+            if node.sym_kind == "module" and lex.get(node_id, 0.0) < JOINED_HEADER_MATCH:
                 continue
             hop = 1
         if seeds:
