@@ -248,16 +248,16 @@ def related_files(index, anchor_files: set[str], *, same_directory: bool = True)
         if W_CO_CHANGE:
             for path, n in store.co_changed(anchor):
                 weight[path] += W_CO_CHANGE * math.log1p(n)
-        subject, anchor_is_test = _test_subject(anchor)
+        subject, named_as_test = _test_subject(anchor)
         if len(subject) >= MIN_TEST_SUBJECT:
             for path in store.paths_named_like(subject):
-                if path != anchor and _test_subject(path) == (subject, not anchor_is_test):
+                if path != anchor and _test_subject(path) == (subject, not named_as_test):
                     weight[path] += W_SAME_TEST
         if not same_directory:
             continue
         directory = posixpath.dirname(anchor)
         siblings = store.paths_under(directory + "/") if directory else store.paths_in_root()
-        anchor_is_test = _is_test(anchor)  # by name or by folder
+        anchor_is_test = _is_test(anchor)
         for path in siblings:
             if "/" not in path[len(directory) + 1 if directory else 0 :]:
                 weight[path] += W_SAME_DIRECTORY if directory else W_SAME_DIRECTORY / 2
