@@ -267,7 +267,7 @@ def related_files(index, anchor_files: set[str], *, same_directory: bool = True)
         weight.pop(anchor, None)
     if not weight:
         return {}
-    top = sorted(weight.items(), key=lambda kv: -kv[1])[:MAX_RELATED_FILES]
+    top = sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_RELATED_FILES]  # ties by path, not by row order
     best = top[0][1]
     return {path: w / best for path, w in top}
 
@@ -319,13 +319,13 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     # over their neighbourhood: how much of the anchors' attention reaches a node.
     spread: dict[str, float] = {}
     if seeds:
-        best_matches = sorted(matched.items(), key=lambda kv: -kv[1][0])[:PPR_LEXICAL_SEEDS]
+        best_matches = sorted(matched.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[0]))[:PPR_LEXICAL_SEEDS]
         ids = index.store.ids_of_rowids([r for r, _ in best_matches])
         personal = {s: 1.0 for s in seeds}
         for rowid, (score, _) in best_matches:
             if rowid in ids:
                 personal.setdefault(ids[rowid], PPR_LEXICAL_WEIGHT * score)
-        nearest = dict(sorted(hops.items(), key=lambda kv: kv[1])[:PPR_MAX_NODES])
+        nearest = dict(sorted(hops.items(), key=lambda kv: (kv[1], kv[0]))[:PPR_MAX_NODES])
         spread = index.graph.neighbourhood(personal, nearest)
 
     def closeness(node_id: str, path: str) -> float:
@@ -338,8 +338,8 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     # anchors' neighbourhood, then (for a question that matches nothing) an overview.
     pre = sorted(
         matched.items(),
-        key=lambda kv: -fuse(kv[1][0], RELATED_FILE_SHARE * related.get(kv[1][1], 0.0), 0.0),
-    )[:MAX_CANDIDATES]
+        key=lambda kv: (-fuse(kv[1][0], RELATED_FILE_SHARE * related.get(kv[1][1], 0.0), 0.0), kv[1][1], kv[0]),
+    )[:MAX_CANDIDATES]  # ties by path, then by place in the file: the same however the index was built
     pre_nodes = index.store.nodes_by_rowid(r for r, _ in pre)
     by_id = {n.id: n for n in pre_nodes.values()}
     lex = {node.id: matched[rowid][0] for rowid, node in pre_nodes.items()}
