@@ -452,6 +452,10 @@ class Store:
             (path, path + "#", path + "$"),
         ).fetchall()
 
+    def sources_of(self, ids, rel: str) -> set[str]:
+        """Those of `ids` that own a link of kind `rel`."""
+        return {r[0] for r in self._in(f"SELECT DISTINCT src FROM links WHERE rel='{rel}' AND src IN ({{}})", ids)}
+
     def files_joined_to(self, ids) -> set[str]:
         """Files whose own node a link joins to one of `ids` the way a frame speaking
         for the file shows it: any link from one of them to the file (an import, a

@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 import numpy as np
 
 from indexer.parse import MODULE_FRAGMENT, speaks_for_file
-from indexer.resolve import is_release_notes
+from indexer.resolve import DOCUMENTS, is_release_notes
 from indexer.store import NodeRow
 from indexer.terms import terms
 
@@ -68,6 +68,11 @@ SYMBOLS_PER_RELATED_FILE = 6
 ANCHOR_FILE_FRAMES = 2  # the host has an anchored file open: a glimpse of it, then its neighbours
 JOINED_HEADER_MATCH = 0.6  # the match a header joined to an anchor needs to be sent (0.3 cost flask 0.2 R@5)
 RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it documents no code
+# A doc section naming none of the repository's code (a code of conduct, a list of
+# users) is rarely the context a change needs, and prose shares more words with a
+# question than code does. Measured on seven repositories: 1.0 -> 0.4 lifted mean R@5
+# anchored 0.680 -> 0.719, unanchored 0.673 -> 0.690, no repository lower; 0.1-0.4 alike.
+UNLINKED_DOC_FACTOR = 0.4
 MAX_CANDIDATES = 400
 # A symbol the question names as `Type.member` (Data.Render, config.load) can match
 # best of all, when few symbols bear the name, the words around it then weighing at
@@ -343,6 +348,12 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     pre_nodes = index.store.nodes_by_rowid(r for r, _ in pre)
     by_id = {n.id: n for n in pre_nodes.values()}
     lex = {node.id: matched[rowid][0] for rowid, node in pre_nodes.items()}
+    if UNLINKED_DOC_FACTOR != 1.0:
+        sections = [node_id for node_id in lex if by_id[node_id].kind == "section"]
+        linked = index.store.sources_of(sections, DOCUMENTS)
+        for node_id in sections:
+            if node_id not in linked:
+                lex[node_id] *= UNLINKED_DOC_FACTOR
     near = [node_id for node_id, h in hops.items() if h <= 1 and node_id not in by_id]
     by_id.update(index.store.nodes_by_id(near))
     if related and seeds:  # an anchor's neighbours are worth showing unmatched; the feedback's are not

@@ -320,3 +320,21 @@ def test_g3_a_file_and_its_test_are_related_both_ways(tmp_path, source, test):
     assert max(related_files(index, {source}, same_directory=False).items(), key=lambda kv: kv[1])[0] == test
     assert max(related_files(index, {test}, same_directory=False).items(), key=lambda kv: kv[1])[0] == source
     index.close()
+
+
+def test_a_doc_section_naming_code_ranks_above_one_naming_none(provider_factory, tmp_path):
+    """Of two sections matching the question, the one naming the repository's code
+    leads, though the other repeats the question's words more (UNLINKED_DOC_FACTOR:
+    a code of conduct or a list of users is rarely the context a change needs)."""
+    repo = make_repo(tmp_path / "docs", {
+        "retry.py": 'class RetryPolicy:\n    """How often to try again."""\n    max_attempts = 3\n',
+        "aa_notes.md": "# Backoff\n\nBackoff, backoff: wait longer between attempts, with jitter. Backoff with jitter.\n",
+        "zz_guide.md": "# Backoff\n\nSet `RetryPolicy` for a backoff between attempts, with jitter.\n",
+    })
+    p = provider_factory(repo)
+    p.handshake()
+    frames = p.query(goal="backoff with jitter", kinds=["doc"], max_frames=10)["result"]["frames"]
+    ids = [f["id"] for f in frames]
+    assert ids.index("zz_guide.md#backoff") < ids.index("aa_notes.md#backoff")
+    guide = frames[ids.index("zz_guide.md#backoff")]
+    assert any(r["rel"] == "doc.documents" for r in guide["relations"])
