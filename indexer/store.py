@@ -452,9 +452,11 @@ class Store:
             (path, path + "#", path + "$"),
         ).fetchall()
 
-    def sources_of(self, ids, rel: str) -> set[str]:
-        """Those of `ids` that own a link of kind `rel`."""
-        return {r[0] for r in self._in(f"SELECT DISTINCT src FROM links WHERE rel='{rel}' AND src IN ({{}})", ids)}
+    def sections_naming_no_code(self, ids) -> set[str]:
+        """Those of `ids` that are doc sections without a `doc.documents` link."""
+        return {r[0] for r in self._in(
+            "SELECT id FROM nodes n WHERE id IN ({}) AND kind='section' AND NOT EXISTS "
+            "(SELECT 1 FROM links l WHERE l.src=n.id AND l.rel='doc.documents')", ids)}
 
     def files_joined_to(self, ids) -> set[str]:
         """Files whose own node a link joins to one of `ids` the way a frame speaking
