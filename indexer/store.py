@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import operator
 import os
 import sqlite3
 import threading
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
+from typing import NamedTuple
 from pathlib import Path
 
 from .postings import unpack as unpack_postings
@@ -68,15 +69,6 @@ CREATE TABLE cochange(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL);  --
 CREATE INDEX cochange_a ON cochange(a);
 """
 
-NODE_COLUMNS = (
-    "id path kind sym_kind name title start_line end_line digest content_digest "
-    "parent signature doc length bytes head_end"
-).split()
-_node_values = operator.attrgetter(*NODE_COLUMNS)
-NODE_KIND = 1 + NODE_COLUMNS.index("kind")  # in put_files' rows, after the rowid
-NODE_LENGTH = 1 + NODE_COLUMNS.index("length")
-
-
 @dataclass(frozen=True, slots=True)
 class FileState:
     path: str
@@ -90,9 +82,10 @@ class FileState:
     valid_from: str
 
 
-@dataclass(frozen=True, slots=True)
-class NodeRow:
-    """One file, symbol or section: ids and small attributes, never source text."""
+class NodeRow(NamedTuple):
+    """One file, symbol or section: ids and small attributes, never source text.
+    A tuple: millions cross from the parsing processes and back out of SQLite, and a
+    tuple is built and unpickled in C (a frozen dataclass runs Python per field)."""
 
     id: str
     path: str
@@ -110,6 +103,12 @@ class NodeRow:
     length: float
     bytes: int
     head_end: int | None = None  # symbols: last line of signature + docstring (header frames)
+
+
+NODE_COLUMNS = NodeRow._fields  # the nodes table's columns, in this order
+NODE_KIND = 1 + NODE_COLUMNS.index("kind")  # in put_files' rows, after the rowid
+NODE_LENGTH = 1 + NODE_COLUMNS.index("length")
+node_row = partial(tuple.__new__, NodeRow)  # its values, as a tuple, to a NodeRow: in C, no Python per row
 
 
 def default_cache_dir() -> Path:
@@ -336,7 +335,7 @@ class Store:
                           state.status, state.indexed_at, state.valid_from, warnings))
             first = next_rowid
             for node in nodes:
-                node_rows.append((next_rowid, *_node_values(node)))
+                node_rows.append((next_rowid, *node))
                 next_rowid += 1
             posting_rows += [(term, first, data) for term, data in postings.items()]  # first: the file node
             if uses:
@@ -357,7 +356,7 @@ class Store:
     # -- nodes and edges ----------------------------------------------------
     def _nodes(self, where: str, args=()) -> list[tuple[int, NodeRow]]:
         rows = self.db.execute(f"SELECT rowid,{','.join(NODE_COLUMNS)} FROM nodes {where}", args).fetchall()
-        return [(r[0], NodeRow(*r[1:])) for r in rows]
+        return [(r[0], node_row(r[1:])) for r in rows]
 
     def set_priors(self, prior: dict[str, float]) -> None:
         """Inside begin()/commit()."""

@@ -197,6 +197,24 @@ def test_uses_pack_round_trip_drops_what_it_cannot_hold():
     assert pack("p.go", []) == (b"", []) and unpack("p.go", b"") == []
 
 
+def test_a_parsed_file_crosses_to_the_writer_whole():
+    """Workers send FileRecords pickled, their nodes as plain tuples; the writer gets
+    NodeRows again, every field in place."""
+    import pickle
+
+    from indexer.parse import parse
+    from indexer.store import NodeRow
+
+    source = b'"""Retries."""\nimport os\n\nclass Policy:\n    def backoff(self, n):\n        """Delay."""\n        return os.sep * n\n'
+    record = parse("pkg/retry.py", source, Registry(), Extractor())
+    back = pickle.loads(pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
+    assert len(record.nodes) == 4
+    assert all(type(n) is NodeRow for n in back.nodes)
+    assert [n._asdict() for n in back.nodes] == [n._asdict() for n in record.nodes]
+    assert back.nodes[2].id == "pkg/retry.py#Policy.backoff" and back.nodes[2].doc == "Delay."
+    assert (back.postings, back.uses, back.used, back.imports) == (record.postings, record.uses, record.used, record.imports)
+
+
 def test_feeder_yields_every_file_once_and_stops_cleanly(tmp_path):
     """pool.run through an executor: every item comes back once, in any order, and a
     caller that stops early does not leave the feeder blocked."""
