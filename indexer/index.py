@@ -301,10 +301,11 @@ class RepoIndex:
         # process may fork: serve's threads would leave their locks copied, held.
         # Linux only (macOS's system libraries do not survive a fork).
         alone = sys.platform == "linux" and threading.active_count() == 1
-        pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork" if alone else "spawn"))
+        executor = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork" if alone else "spawn"),
+                                       initializer=pool.worker_init)
         if alone:
-            pool.submit(int).result()  # fork every worker now, from this thread, before any other starts
-        return pool, True
+            executor.submit(int).result()  # fork every worker now, from this thread, before any other starts
+        return executor, True
 
     def refresh(self, progress=None, executor=None, *, count: bool = True) -> Summary:
         """Bring the index in line with the tree: parse new and changed files, drop gone ones.
