@@ -1,16 +1,20 @@
-"""Which files change together, from the repository's own git history.
+"""Which files change together, and which change lately, from the repository's own
+git history.
 
 Files that were committed together before tend to be changed together again: the
 strongest hint of what else a change to the open file will touch that neither
-imports nor names show. Read with the local `git` (never the network), only what
-HEAD can reach, so a checkout of an old commit knows nothing of later ones.
+imports nor names show. And a file changed in the last few dozen commits is likelier
+what a question is about than one untouched for years. Read with the local `git`
+(never the network), only what HEAD can reach, so a checkout of an old commit knows
+nothing of later ones.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-from collections import Counter
+from collections import Counter, defaultdict
+from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
@@ -18,6 +22,7 @@ HISTORY_COMMITS = 3000  # the most recent commits read
 MAX_FILES_PER_COMMIT = 30  # a sweeping commit (a rename, a reformat) says nothing about pairs
 MAX_PAIRS = 400_000  # past this, pairs seen once are dropped: the store keeps what repeats
 GIT_SECONDS = 60
+CHURN_HALF_LIFE = 100  # commits: a change this many commits back counts half
 
 
 def _git(root: Path, *args: str) -> str | None:
@@ -36,18 +41,31 @@ def head(root: Path) -> str | None:
     return (out or "").strip() or None
 
 
-def co_changes(root: Path, commits: int = HISTORY_COMMITS) -> Counter:
-    """(a, b) with a < b -> how many of the recent commits changed both; paths
-    relative to `root` (which may sit inside a larger repository)."""
+@dataclass(frozen=True)
+class History:
+    pairs: Counter  # (a, b) with a < b -> how many of the recent commits changed both
+    recent: dict[str, float]  # path -> its commits, each counting 0.5 ** (commits since / CHURN_HALF_LIFE)
+
+
+def read(root: Path, commits: int = HISTORY_COMMITS) -> History:
+    """What the recent commits say: which files change together, and which change
+    lately; paths relative to `root` (which may sit inside a larger repository)."""
     out = _git(root, "log", "--no-merges", "--no-renames", "--relative", "--name-only", "--format=%x00",
                "-n", str(commits), "HEAD", "--", ".")
     pairs: Counter = Counter()
-    if not out:
-        return pairs
-    for commit in out.split("\0"):
+    recent: dict[str, float] = defaultdict(float)
+    age = 0  # commits since, newest first
+    for commit in (out or "").split("\0"):
         files = sorted({line for line in commit.splitlines() if line})
-        if 2 <= len(files) <= MAX_FILES_PER_COMMIT:
-            pairs.update(combinations(files, 2))
+        if not files:
+            continue
+        if len(files) <= MAX_FILES_PER_COMMIT:
+            weight = 0.5 ** (age / CHURN_HALF_LIFE)
+            for path in files:
+                recent[path] += weight
+            if len(files) >= 2:
+                pairs.update(combinations(files, 2))
+        age += 1
     if len(pairs) > MAX_PAIRS:
         pairs = Counter(dict(pairs.most_common(MAX_PAIRS)))
-    return pairs
+    return History(pairs, dict(recent))

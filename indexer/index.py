@@ -11,6 +11,7 @@ import stat as stat_mod
 import sys
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
@@ -208,16 +209,16 @@ class RepoIndex:
             self.store.set_priors(prior)
 
     def update_history(self) -> None:
-        """Co-change counts from git, read again only when HEAD moved (a commit, a
+        """Co-change counts and recent changes from git, read again only when HEAD moved (a commit, a
         checkout); outside a git work tree there are none. Every refresh calls it,
         and the watcher after each batch (a checkout changes files; a commit is seen
         with the next change)."""
         head = history.head(self.root) or ""
         if head == (self.store.get_meta("history_head") or ""):
             return
-        pairs = history.co_changes(self.root) if head else {}
+        found = history.read(self.root) if head else history.History(Counter(), {})
         with self.store.transaction():
-            self.store.set_co_changes(pairs)
+            self.store.set_history(found.pairs, found.recent)
             self.store.set_meta("history_head", head)
 
     def _reach(self, changed: set[str], old_ids, new_ids, resolver: Resolver) -> set[str]:

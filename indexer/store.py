@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -21,7 +22,7 @@ from pathlib import Path
 from .postings import unpack as unpack_postings
 from .uses import unpack as unpack_uses
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 # Lookup indexes that a bulk load drops and rebuilds once at the end (sorted builds
 # are far cheaper than millions of random inserts).
 _BULK_INDEXES = {
@@ -67,6 +68,7 @@ CREATE TABLE links(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel
 CREATE INDEX links_path ON links(path);
 CREATE TABLE cochange(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL);  -- indexer/history.py, both ways
 CREATE INDEX cochange_a ON cochange(a);
+CREATE TABLE recent(path TEXT PRIMARY KEY, n REAL NOT NULL);  -- indexer/history.py: changes, the older counting less
 """
 
 @dataclass(frozen=True, slots=True)
@@ -518,11 +520,24 @@ class Store:
             self.db.execute(f"DELETE FROM links WHERE path IN ({','.join('?' * len(chunk))})", chunk)
         self.db.executemany("INSERT INTO links VALUES(?,?,?,?)", links)
 
-    def set_co_changes(self, pairs) -> None:
-        """The history's co-change counts {(a, b): n}, replacing the old ones. Inside begin()/commit()."""
+    def set_history(self, pairs, recent) -> None:
+        """What git history says (indexer/history.py), replacing what it said before:
+        co-change counts {(a, b): n} and recent changes {path: n}. Inside begin()/commit()."""
         self.db.execute("DELETE FROM cochange")
         self.db.executemany("INSERT INTO cochange VALUES(?,?,?)",
                             ((x, y, n) for (a, b), n in pairs.items() for x, y in ((a, b), (b, a))))
+        self.db.execute("DELETE FROM recent")
+        self.db.executemany("INSERT INTO recent VALUES(?,?)", recent.items())
+        self.set_meta("recent_top", repr(max(recent.values(), default=0.0)))  # read by every unanchored query
+
+    def recent_changes(self, paths) -> dict[str, float]:
+        """How lately and often each of `paths` changed, against the file that changed
+        most, in [0, 1] (log-scaled: the tenth change says less than the first)."""
+        top = float(self.get_meta("recent_top") or 0)
+        if not top:
+            return {}
+        scale = math.log1p(top)
+        return {p: math.log1p(n) / scale for p, n in self._in("SELECT path, n FROM recent WHERE path IN ({})", paths)}
 
     def co_changed(self, path: str) -> list[tuple[str, int]]:
         """(other path, commits that changed both) for one file, the other indexed now."""

@@ -1,9 +1,11 @@
-"""Co-changes from git history: files committed together before rank as related
-to each other when one of them is the open file."""
+"""Git history: files committed together before rank as related to each other when
+one of them is the open file; without anchors, a match in a file changed lately leads."""
 
 from __future__ import annotations
 
 import subprocess
+
+import pytest
 
 from indexer import history
 from indexer.index import RepoIndex
@@ -48,12 +50,41 @@ def history_repo(tmp_path):
 
 def test_co_changes_count_commits_that_changed_both(tmp_path):
     repo = history_repo(tmp_path)
-    pairs = history.co_changes(repo)
+    pairs = history.read(repo).pairs
     # The first commit added all four files: every pair once; then three together, one pair once more.
     assert pairs[("app/billing.py", "app/ledger.py")] == 4
     assert pairs[("app/other.py", "app/unrelated.py")] == 2
     assert pairs[("app/billing.py", "app/unrelated.py")] == 1
-    assert history.co_changes(repo / "app")[("billing.py", "ledger.py")] == 4  # relative to a subdirectory
+    assert history.read(repo / "app").pairs[("billing.py", "ledger.py")] == 4  # relative to a subdirectory
+
+
+def test_recent_changes_count_each_commit_less_the_further_back_it_is(tmp_path):
+    repo = history_repo(tmp_path)
+    recent = history.read(repo).recent
+    half = history.CHURN_HALF_LIFE
+    # Newest first: "noise" (0 commits back), three "fees" (1-3), "start" (4).
+    assert recent["app/other.py"] == pytest.approx(1 + 0.5 ** (4 / half))
+    assert recent["app/billing.py"] == pytest.approx(sum(0.5 ** (k / half) for k in (1, 2, 3, 4)))
+    assert history.read(tmp_path).recent == {}  # not a git work tree: nothing, no error
+
+
+def test_unanchored_a_match_in_a_file_changed_lately_leads(provider_factory, tmp_path):
+    """Two files match the question alike; the one the last commits kept changing
+    leads (W_RECENT), though the path order alone would put the other first."""
+    same = "def retry_policy(attempts):\n    return attempts * {}\n"
+    repo = make_repo(tmp_path / "repo", {"app/a_cold.py": same.format(1), "app/z_hot.py": same.format(1)})
+    git(repo, "init", "-q")
+    commit(repo, "start", {})
+    for i in range(2, 5):
+        commit(repo, f"tune {i}", {"app/z_hot.py": same.format(i)})
+    p = provider_factory(repo)
+    p.handshake()
+    frames = p.query(goal="retry policy attempts", kinds=["symbol"], max_frames=4)["result"]["frames"]
+    ids = [f["id"] for f in frames]
+    assert ids.index("app/z_hot.py#retry_policy") < ids.index("app/a_cold.py#retry_policy")
+    anchored = p.query(goal="retry policy attempts", kinds=["symbol"], max_frames=4,
+                       anchors=["app/a_cold.py"])["result"]["frames"]
+    assert anchored[0]["id"] == "app/a_cold.py#retry_policy"  # an anchor's own neighbourhood decides, not history
 
 
 def test_g3_a_file_committed_with_the_anchor_is_its_most_related(tmp_path):
