@@ -209,10 +209,10 @@ class RepoIndex:
             self.store.set_priors(prior)
 
     def update_history(self) -> None:
-        """Co-change counts and recent changes from git, read again only when HEAD moved (a commit, a
-        checkout); outside a git work tree there are none. Every refresh calls it,
-        and the watcher after each batch (a checkout changes files; a commit is seen
-        with the next change)."""
+        """Co-change counts and recent changes from git, read again only when HEAD
+        moved (a commit, a checkout); outside a git work tree there are none. Every
+        refresh calls it, and the watcher after each batch (a checkout changes files;
+        a commit is seen with the next change)."""
         head = history.head(self.root) or ""
         if head == (self.store.get_meta("history_head") or ""):
             return

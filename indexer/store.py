@@ -16,8 +16,8 @@ import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 from .postings import unpack as unpack_postings
 from .uses import unpack as unpack_uses
