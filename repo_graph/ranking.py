@@ -78,7 +78,7 @@ UNLINKED_DOC_FACTOR = 0.4
 # times one in a file untouched for that long; scaled so the hottest file's match is
 # unchanged. Measured on seven repositories, unanchored: mean R@5 0.690 -> 0.705, MRR
 # 0.594 -> 0.613 (flask +0.050, ripgrep +0.059; httpx -0.023, gin MRR -0.047); 2.0
-# alike on average, worse on gin. Not with anchors: there it cost R@5 on five of seven
+# 0.711 on average, but gin -0.037 and flask back behind symbol BM25. Not with anchors: there it cost R@5 on five of seven
 # (0.6 unscaled: cobra -0.038, express -0.044); the anchor's neighbours say more.
 W_RECENT = 1.0
 MAX_CANDIDATES = 400
