@@ -363,8 +363,8 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
             lex[node_id] *= UNLINKED_DOC_FACTOR
     if W_RECENT and not seeds:
         recent = index.store.recent_changes({node.path for node in pre_nodes.values()})
-        for node_id, node in by_id.items():
-            lex[node_id] *= (1 + W_RECENT * recent.get(node.path, 0.0)) / (1 + W_RECENT)
+        for node in pre_nodes.values():
+            lex[node.id] *= (1 + W_RECENT * recent.get(node.path, 0.0)) / (1 + W_RECENT)
     near = [node_id for node_id, h in hops.items() if h <= 1 and node_id not in by_id]
     by_id.update(index.store.nodes_by_id(near))
     if related and seeds:  # an anchor's neighbours are worth showing unmatched; the feedback's are not
