@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import sqlite3
 import threading
@@ -528,16 +527,10 @@ class Store:
                             ((x, y, n) for (a, b), n in pairs.items() for x, y in ((a, b), (b, a))))
         self.db.execute("DELETE FROM recent")
         self.db.executemany("INSERT INTO recent VALUES(?,?)", recent.items())
-        self.set_meta("recent_top", repr(max(recent.values(), default=0.0)))  # read by every unanchored query
 
     def recent_changes(self, paths) -> dict[str, float]:
-        """How lately and often each of `paths` changed, against the file that changed
-        most, in [0, 1] (log-scaled: the tenth change says less than the first)."""
-        top = float(self.get_meta("recent_top") or 0)
-        if not top:
-            return {}
-        scale = math.log1p(top)
-        return {p: math.log1p(n) / scale for p, n in self._in("SELECT path, n FROM recent WHERE path IN ({})", paths)}
+        """{path: its recent changes} for those of `paths` that have any."""
+        return dict(self._in("SELECT path, n FROM recent WHERE path IN ({})", paths))
 
     def co_changed(self, path: str) -> list[tuple[str, int]]:
         """(other path, commits that changed both) for one file, the other indexed now."""

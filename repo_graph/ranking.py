@@ -73,14 +73,18 @@ RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it docum
 # question than code does. Measured on seven repositories: 1.0 -> 0.4 lifted mean R@5
 # anchored 0.680 -> 0.719, unanchored 0.673 -> 0.690, no repository lower; 0.1-0.4 alike.
 UNLINKED_DOC_FACTOR = 0.4
-# Without anchors, a match in a file the history shows changing lately (indexer/
-# history.py: each change counting half per 100 commits back) weighs up to 1 + W_RECENT
-# times one in a file untouched for that long; scaled so the hottest file's match is
-# unchanged. Measured on seven repositories, unanchored: mean R@5 0.690 -> 0.705, MRR
-# 0.594 -> 0.613 (flask +0.050, ripgrep +0.059; httpx -0.023, gin MRR -0.047); 2.0
-# 0.711 on average, but gin -0.037 and flask back behind symbol BM25. Not with anchors: there it cost R@5 on five of seven
-# (0.6 unscaled: cobra -0.038, express -0.044); the anchor's neighbours say more.
+# Without anchors, a match in a file the history shows alive (indexer/history.py: its
+# changes in the last 3,000 commits, each counting half per 100 commits back) counts in
+# full; one in a file with no recent change counts 1 / (1 + W_RECENT); between, in
+# proportion up to RECENT_CHANGES_FULL changes. Measured on seven repositories,
+# unanchored, mean R@5 / MRR (0.690 / 0.594 without): full at 2 changes 0.695 / 0.632;
+# at 3, 0.709 / 0.621, at 1, 0.694 / 0.613, at 0.3, 0.683; scaled against the most
+# changed file instead (log), 0.705 / 0.613. Past 2, a question about stable code lost
+# its answer to the file every commit touches (this repository's "how are frames packed
+# under the budget" put benchmarks/quality.py above repo_graph/packing.py). Not with
+# anchors: there it cost R@5 on five of seven (the anchor's neighbours say more).
 W_RECENT = 1.0
+RECENT_CHANGES_FULL = 2.0
 MAX_CANDIDATES = 400
 # A symbol the question names as `Type.member` (Data.Render, config.load) can match
 # best of all, when few symbols bear the name, the words around it then weighing at
@@ -361,10 +365,11 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
         # (_feedback) stay the best matches (measured: there it cost gin 0.05 R@5).
         for node_id in index.store.sections_naming_no_code(lex):
             lex[node_id] *= UNLINKED_DOC_FACTOR
-    if W_RECENT and not seeds:
-        recent = index.store.recent_changes({node.path for node in pre_nodes.values()})
+    if W_RECENT and not seeds and index.store.get_meta("history_head"):  # a checkout, not a tarball
+        changes = index.store.recent_changes({node.path for node in pre_nodes.values()})
         for node in pre_nodes.values():
-            lex[node.id] *= (1 + W_RECENT * recent.get(node.path, 0.0)) / (1 + W_RECENT)
+            lately = min(1.0, changes.get(node.path, 0.0) / RECENT_CHANGES_FULL)
+            lex[node.id] *= (1 + W_RECENT * lately) / (1 + W_RECENT)
     near = [node_id for node_id, h in hops.items() if h <= 1 and node_id not in by_id]
     by_id.update(index.store.nodes_by_id(near))
     if related and seeds:  # an anchor's neighbours are worth showing unmatched; the feedback's are not
