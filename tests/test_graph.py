@@ -338,3 +338,31 @@ def test_a_doc_section_naming_code_ranks_above_one_naming_none(provider_factory,
     assert ids.index("zz_guide.md#backoff") < ids.index("aa_notes.md#backoff")
     guide = frames[ids.index("zz_guide.md#backoff")]
     assert any(r["rel"] == "doc.documents" for r in guide["relations"])
+
+
+def test_the_prior_is_pagerank_over_the_links_scaled_to_0_1(tmp_path):
+    """CodeGraph.prior against networkx's PageRank over the same links (a reference
+    implementation, not ours), log-scaled the same way: what many files import and call leads."""
+    import math
+
+    import networkx as nx
+
+    files = {"pkg/__init__.py": "", "pkg/core.py": "def helper():\n    return 1\n\ndef unused():\n    return 2\n",
+             "pkg/mid.py": "from .core import helper\n\ndef wrap():\n    return helper()\n",
+             "pkg/direct.py": "from .core import helper\n\ndef direct():\n    return helper()\n"}
+    for i in range(4):  # three levels, so the scaled values depend on the damping, not only on the order
+        files[f"pkg/user{i}.py"] = f"from .mid import wrap\n\ndef use{i}():\n    return wrap() + {i}\n"
+    index = RepoIndex(make_repo(tmp_path / "repo", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    prior = index.graph.prior()
+    edges = index.store.db.execute(
+        "SELECT src, dst FROM links WHERE rel IN ('code.calls','code.references','code.imports','doc.documents')"
+    ).fetchall()
+    reference = nx.pagerank(nx.DiGraph(edges), alpha=0.85, tol=1e-12, max_iter=500)
+    low, high = min(reference.values()), max(reference.values())
+    expected = {node: math.log(r / low) / math.log(high / low) for node, r in reference.items()}
+    assert prior.keys() == expected.keys()
+    assert all(abs(prior[node] - expected[node]) < 1e-6 for node in prior)
+    top_two = sorted(prior, key=prior.get, reverse=True)[:2]
+    assert set(top_two) == {"pkg/core.py", "pkg/core.py#helper"}  # what the files in between lean on
+    index.close()
