@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
@@ -22,7 +22,7 @@ HISTORY_COMMITS = 3000  # the most recent commits read
 MAX_FILES_PER_COMMIT = 30  # a sweeping commit (a rename, a reformat) says nothing about pairs
 MAX_PAIRS = 400_000  # past this, pairs seen once are dropped: the store keeps what repeats
 GIT_SECONDS = 60
-CHURN_HALF_LIFE = 100  # commits: a change this many commits back counts half
+RECENT_HALF_LIFE = 100  # commits: a change this many commits back counts half
 
 
 def _git(root: Path, *args: str) -> str | None:
@@ -43,8 +43,10 @@ def head(root: Path) -> str | None:
 
 @dataclass(frozen=True)
 class History:
-    pairs: Counter  # (a, b) with a < b -> how many of the recent commits changed both
-    recent: dict[str, float]  # path -> its commits, each counting 0.5 ** (commits since / CHURN_HALF_LIFE)
+    """What the history says; empty outside a git work tree."""
+
+    pairs: Counter = field(default_factory=Counter)  # (a, b) with a < b -> how many of the recent commits changed both
+    recent: dict[str, float] = field(default_factory=dict)  # path -> its commits, each 0.5 ** (commits since / RECENT_HALF_LIFE)
 
 
 def read(root: Path, commits: int = HISTORY_COMMITS) -> History:
@@ -60,7 +62,7 @@ def read(root: Path, commits: int = HISTORY_COMMITS) -> History:
         if not files:
             continue
         if len(files) <= MAX_FILES_PER_COMMIT:
-            weight = 0.5 ** (age / CHURN_HALF_LIFE)
+            weight = 0.5 ** (age / RECENT_HALF_LIFE)
             for path in files:
                 recent[path] += weight
             if len(files) >= 2:

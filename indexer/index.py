@@ -11,7 +11,6 @@ import stat as stat_mod
 import sys
 import threading
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
@@ -216,7 +215,7 @@ class RepoIndex:
         head = history.head(self.root) or ""
         if head == (self.store.get_meta("history_head") or ""):
             return
-        found = history.read(self.root) if head else history.History(Counter(), {})
+        found = history.read(self.root) if head else history.History()
         with self.store.transaction():
             self.store.set_history(found.pairs, found.recent)
             self.store.set_meta("history_head", head)

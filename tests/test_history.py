@@ -61,7 +61,7 @@ def test_co_changes_count_commits_that_changed_both(tmp_path):
 def test_recent_changes_count_each_commit_less_the_further_back_it_is(tmp_path):
     repo = history_repo(tmp_path)
     recent = history.read(repo).recent
-    half = history.CHURN_HALF_LIFE
+    half = history.RECENT_HALF_LIFE
     # Newest first: "noise" (0 commits back), three "fees" (1-3), "start" (4).
     assert recent["app/other.py"] == pytest.approx(1 + 0.5 ** (4 / half))
     assert recent["app/billing.py"] == pytest.approx(sum(0.5 ** (k / half) for k in (1, 2, 3, 4)))
