@@ -67,24 +67,25 @@ class Resolver:
         # that a use resolves to). The kernel's 2.9M definitions took 1.7 GB as ids.
         self.symbols: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
         self.qualified: dict[str, list[str]] = defaultdict(list)  # Class.method -> paths
+        self._includes: dict[str, list[str]] = {}  # include target -> files, wherever it is included from
         if every_symbol:
-            for row in store.symbol_names():
-                self._add(*row)
+            self._load(store.symbol_names())
 
-    def _add(self, name: str, path: str, qual: str, sym_kind: str) -> None:
-        if sym_kind == "module":
-            return
-        path = self._path_of.get(path, path)  # one string per file, not one per definition
-        self.symbols[name].append((path, None if qual == name else qual))
-        if "." in qual:
-            self.qualified[qual].append(path)
+    def _load(self, rows) -> None:
+        """Take definitions [(name, path, qualified name)] in: millions on the kernel,
+        so the loop stays in this one frame."""
+        path_of, symbols, qualified = self._path_of, self.symbols, self.qualified
+        for name, path, qual in rows:
+            path = path_of.get(path, path)  # one string per file, not one per definition
+            symbols[name].append((path, None if qual == name else qual))
+            if "." in qual:
+                qualified[qual].append(path)
 
     def _defs(self, name: str) -> list[tuple[str, str | None]]:
         """(path, qualified name or None) of every definition of `name`."""
         if self._lazy and name not in self._looked_up:
             self._looked_up.add(name)
-            for row in self.store.symbol_names(name):
-                self._add(*row)
+            self._load(self.store.symbol_names(name))
         return self.symbols.get(name, [])
 
     def _qualified(self, qual: str) -> list[str]:
@@ -166,7 +167,16 @@ class Resolver:
         return []
 
     def _include(self, here: str, target: str) -> list[str]:
-        hit = self._first([posixpath.join(here, target)] + [posixpath.join(r, target) for r in SOURCE_ROOTS])
+        hit = self._first([posixpath.join(here, target)])
+        if hit:
+            return [hit]
+        found = self._includes.get(target)  # `<linux/kernel.h>`: the same answer from every directory
+        if found is None:
+            found = self._includes[target] = self._include_anywhere(target)
+        return found
+
+    def _include_anywhere(self, target: str) -> list[str]:
+        hit = self._first([posixpath.join(r, target) for r in SOURCE_ROOTS])
         if hit:
             return [hit]
         suffix = "/" + target
@@ -296,7 +306,9 @@ class Resolver:
         for path in paths:
             package = self._package(path)
             visible[path] = imported[path] | package if imported.get(path) else package
-        for path, src, name, kind in self.store.uses_of(paths):
+        targets: dict[str, list[str]] = {}  # name -> what it means in `file`: a file repeats its names
+        file = None
+        for path, src, name, kind in self.store.uses_of(paths):  # grouped by file
             if kind == "doc":
                 if is_release_notes(path) or doc_links[src] >= MAX_DOC_TARGETS:
                     continue
@@ -306,7 +318,12 @@ class Resolver:
                         doc_links[src] += 1
                 continue
             rel = CALLS if kind == "call" else REFERENCES
-            for dst in self.use_targets(path, name, visible.get(path, frozenset())):
+            if path != file:
+                file, targets = path, {}
+            found = targets.get(name)
+            if found is None:
+                found = targets[name] = self.use_targets(path, name, visible.get(path, frozenset()))
+            for dst in found:
                 if dst != src:
                     links.add((path, src, dst, rel))
         self._package_links(package_imports, links)

@@ -15,13 +15,14 @@ import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
+from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
 
 from .postings import unpack as unpack_postings
 from .uses import unpack as unpack_uses
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 # Lookup indexes that a bulk load drops and rebuilds once at the end (sorted builds
 # are far cheaper than millions of random inserts).
 _BULK_INDEXES = {
@@ -34,6 +35,7 @@ _BULK_INDEXES = {
     "nodes_parent": "CREATE INDEX IF NOT EXISTS nodes_parent ON nodes(parent)",
 }
 CACHE_ENV = "REPO_GRAPH_CACHE_DIR"
+_PRIOR = "coalesce((SELECT prior FROM priors WHERE priors.id = nodes.id), 0)"  # a node row's prior, in SQL
 WAL_CHECKPOINT_PAGES = 8192
 
 _SCHEMA = """
@@ -45,8 +47,10 @@ CREATE TABLE nodes(
   rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, path TEXT NOT NULL,
   kind TEXT NOT NULL, sym_kind TEXT, name TEXT, title TEXT,
   start_line INTEGER, end_line INTEGER, digest TEXT, content_digest TEXT,
-  parent TEXT, signature TEXT, doc TEXT, length REAL, bytes INTEGER, head_end INTEGER,
-  prior REAL NOT NULL DEFAULT 0);
+  parent TEXT, signature TEXT, doc TEXT, length REAL, bytes INTEGER, head_end INTEGER);
+-- PageRank of the nodes above zero (indexer/graph.py), by id: a table of its own, so a
+-- recomputation writes these few bytes a node instead of rewriting every node row.
+CREATE TABLE priors(id TEXT PRIMARY KEY, prior REAL NOT NULL) WITHOUT ROWID;
 CREATE INDEX nodes_path ON nodes(path);
 -- A file defines each of its nodes, and a node contains those whose parent it is: read
 -- from the nodes through their indexes (path, parent, id), never stored twice.
@@ -109,6 +113,25 @@ class NodeRow(NamedTuple):
 NODE_COLUMNS = NodeRow._fields  # the nodes table's columns, in this order
 NODE_KIND = 1 + NODE_COLUMNS.index("kind")  # in put_files' rows, after the rowid
 NODE_LENGTH = 1 + NODE_COLUMNS.index("length")
+# Columns that usually repeat another are stored NULL when they do, and read back
+# whole: a title is mostly the name (C has no module prefix), a frame's content digest
+# the span's (valid UTF-8; a file node has none). 10% of the kernel's node rows.
+_ELIDED = {  # column: (stored, read), over the row's parameters and columns
+    "title": ("nullif({title}, {name})", "coalesce(title, name)"),
+    "content_digest": ("CASE WHEN {kind} = 'file' THEN {content_digest} ELSE nullif({content_digest}, {digest}) END",
+                       "CASE WHEN kind = 'file' THEN content_digest ELSE coalesce(content_digest, digest) END"),
+}
+
+
+def _node_sql() -> tuple[str, str]:
+    """(the nodes columns to SELECT, the VALUES of an INSERT of (rowid, *NodeRow))."""
+    place = {c: f"?{i + 2}" for i, c in enumerate(NODE_COLUMNS)}
+    select = [_ELIDED[c][1] if c in _ELIDED else c for c in NODE_COLUMNS]
+    values = [_ELIDED[c][0].format(**place) if c in _ELIDED else place[c] for c in NODE_COLUMNS]
+    return ",".join(select), "?1," + ",".join(values)
+
+
+_NODE_SELECT, _NODE_VALUES = _node_sql()
 node_row = partial(tuple.__new__, NodeRow)  # its values, as a tuple, to a NodeRow: in C, no Python per row
 
 
@@ -343,12 +366,14 @@ class Store:
                 use_rows.append((first, uses))
                 used_rows += [(name, first) for name in used]
             import_rows += [(state.path, *i) for i in imports]
-        posting_rows.sort()  # term order: the term index grows at its right edge, not at random
+        # Term order (stable: files stay in rowid order within a term): the term index grows at its
+        # right edge, not at random, and a term's rows of one batch share pages.
+        posting_rows.sort(key=itemgetter(0))
         scored = [row[NODE_LENGTH] for row in node_rows if row[NODE_KIND] != "file"]
         self.db.execute("UPDATE corpus SET nodes = nodes + ?, length = length + ?", (len(scored), sum(scored)))
         ex = self.db.executemany
         ex("INSERT INTO files VALUES(?,?,?,?,?,?,?,?,?,?)", files)
-        ex(f"INSERT INTO nodes(rowid,{','.join(NODE_COLUMNS)}) VALUES(?,{','.join('?' * len(NODE_COLUMNS))})", node_rows)
+        ex(f"INSERT INTO nodes(rowid,{','.join(NODE_COLUMNS)}) VALUES({_NODE_VALUES})", node_rows)
         ex("INSERT INTO postings VALUES(?,?,?)", posting_rows)
         ex("INSERT INTO uses VALUES(?,?)", use_rows)
         ex("INSERT INTO used VALUES(?,?)", used_rows)
@@ -356,16 +381,18 @@ class Store:
 
     # -- nodes and edges ----------------------------------------------------
     def _nodes(self, where: str, args=()) -> list[tuple[int, NodeRow]]:
-        rows = self.db.execute(f"SELECT rowid,{','.join(NODE_COLUMNS)} FROM nodes {where}", args).fetchall()
+        rows = self.db.execute(f"SELECT rowid,{_NODE_SELECT} FROM nodes {where}", args).fetchall()
         return [(r[0], node_row(r[1:])) for r in rows]
 
     def set_priors(self, prior: dict[str, float]) -> None:
-        """Inside begin()/commit()."""
-        self.db.execute("UPDATE nodes SET prior=0 WHERE prior!=0")
-        self.db.executemany("UPDATE nodes SET prior=? WHERE id=?", ((v, k) for k, v in prior.items()))
+        """Replace every node's prior. A node re-indexed since keeps its id, so its prior
+        stands until the next recomputation. Inside begin()/commit()."""
+        self.db.execute("DELETE FROM priors")
+        self.db.executemany("INSERT INTO priors VALUES(?,?)", sorted((k, v) for k, v in prior.items() if v > 0))
 
     def priors(self, ids) -> dict[str, float]:
-        return dict(self._in("SELECT id, prior FROM nodes WHERE id IN ({})", ids))
+        """{id: prior} of those of `ids` with a prior above zero."""
+        return dict(self._in("SELECT id, prior FROM priors WHERE id IN ({})", ids))
 
     def node(self, node_id: str) -> NodeRow | None:
         found = self._nodes("WHERE id=?", (node_id,))
@@ -422,13 +449,13 @@ class Store:
         return dict(self.db.execute("SELECT path, language FROM files WHERE status='ok'"))
 
     def symbol_names(self, name: str | None = None):
-        """(name, path, qualified name, sym_kind) of every symbol, or of those called
-        `name` (through the name index): what references resolve against. Rows stream
-        from the cursor: all of them at once would be a million tuples on the kernel."""
+        """(name, path, qualified name) of every symbol but module headers, or of those
+        called `name` (through the name index): what references resolve against. Rows
+        stream from the cursor: all of them at once would be millions of tuples on the kernel."""
         where, args = ("name=? AND ", (name,)) if name is not None else ("", ())
         return self.db.execute(
-            f"SELECT name, path, substr(id, length(path) + 2), sym_kind FROM nodes WHERE {where}kind='symbol' "
-            "ORDER BY rowid", args)
+            f"SELECT name, path, substr(id, length(path) + 2) FROM nodes WHERE {where}kind='symbol' "
+            "AND sym_kind IS NOT 'module' ORDER BY rowid", args)
 
     def imports_of(self, paths) -> list[tuple[str, str, int, str]]:
         return self._in("SELECT path, target, line, names FROM imports WHERE path IN ({})", paths)
@@ -486,7 +513,7 @@ class Store:
         out = []
         for path in paths:
             out += [n for _, n in self._nodes(
-                "WHERE path=? AND kind!='file' ORDER BY sym_kind='module' DESC, prior DESC, start_line LIMIT ?",
+                f"WHERE path=? AND kind!='file' ORDER BY sym_kind='module' DESC, {_PRIOR} DESC, start_line LIMIT ?",
                 (path, per_file))]
         return out
 
@@ -559,7 +586,7 @@ class Store:
             for _, n in self._nodes(
                 "WHERE kind!='file' ORDER BY (kind='section' AND path NOT LIKE '%/%') DESC, "
                 "(doc!='' OR kind='section') DESC, "
-                "prior DESC, length(path)-length(replace(path,'/','')) ASC, parent LIKE '%#%' ASC, path, start_line LIMIT ?",
+                f"{_PRIOR} DESC, length(path)-length(replace(path,'/','')) ASC, parent LIKE '%#%' ASC, path, start_line LIMIT ?",
                 (limit,),
             )
         ]

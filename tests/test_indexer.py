@@ -215,6 +215,57 @@ def test_a_parsed_file_crosses_to_the_writer_whole():
     assert (back.postings, back.uses, back.used, back.imports) == (record.postings, record.uses, record.used, record.imports)
 
 
+def test_a_node_row_reads_back_as_written_whatever_its_columns_repeat(tmp_path):
+    """Titles equal to names and content digests equal to span digests are stored NULL
+    (store._ELIDED); every NodeRow must read back field for field, the rows where
+    they differ and a file node without a content digest included."""
+    from indexer.parse import parse
+    from indexer.store import FileState, Store
+
+    source = b'"""M."""\nclass Policy:\n    def backoff(self):\n        return "\xff"\n\n\ndef top():\n    return 1\n'
+    record = parse("pkg/retry.py", source, Registry(), Extractor())
+    by_id = {n.id: n for n in record.nodes}
+    assert by_id["pkg/retry.py"].content_digest is None  # a file is no frame
+    assert by_id["pkg/retry.py#top"].title != by_id["pkg/retry.py#top"].name  # pkg.retry.top
+    assert by_id["pkg/retry.py#Policy.backoff"].content_digest != by_id["pkg/retry.py#Policy.backoff"].digest  # not UTF-8
+    odd = record.nodes[-1]._replace(id="pkg/retry.py#same", title=record.nodes[-1].name)
+    store = Store(tmp_path / "index.sqlite3")
+    state = FileState("pkg/retry.py", len(source), 0, 0, record.digest, "python", "ok", "", "")
+    with store.transaction():
+        store.put_files([(state, record.nodes + [odd], record.postings, (record.uses, record.used), record.imports, "")])
+    assert [n._asdict() for n in store.nodes_in_file("pkg/retry.py")] == [
+        n._asdict() for n in sorted(record.nodes + [odd], key=lambda n: n.start_line)]
+    elided = store.db.execute("SELECT count(*) FROM nodes WHERE title IS NULL OR content_digest IS NULL").fetchone()[0]
+    assert elided >= 2  # the space is saved where the columns repeat
+    store.close()
+
+
+def test_priors_are_replaced_whole_and_kept_by_a_reindexed_node(tmp_path):
+    """The PageRank prior lives in its own table by node id: a recomputation replaces
+    it, a file indexed again keeps its nodes' priors, and SQL orders by it."""
+    make_repo(tmp_path, {
+        "core.py": "def base():\n    return 1\n\n\ndef unused():\n    return 0\n",
+        "a.py": "from core import base\n\n\ndef one():\n    return base()\n",
+        "b.py": "from core import base\n\n\ndef two():\n    return base() + base()\n",
+    })
+    index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
+    index.refresh()
+    store = index.store
+    computed = index.graph.prior()
+    kept = store.priors(computed)
+    assert kept and kept == {k: v for k, v in computed.items() if v > 0}
+    assert kept["core.py#base"] == max(kept.values())  # what the others call ranks first
+    assert [n.id for n in store.top_nodes_in_files(["core.py"], 3)] == ["core.py#base", "core.py#unused"]
+    (tmp_path / "core.py").write_text("def base():\n    return 2\n\n\ndef unused():\n    return 0\n")
+    index.update(["core.py"])
+    assert store.priors(["core.py#base"]) == {"core.py#base": kept["core.py#base"]}
+    with store.transaction():
+        store.set_priors({"core.py#unused": 0.5})
+    assert store.priors(["core.py#base", "core.py#unused"]) == {"core.py#unused": 0.5}
+    assert [n.id for n in store.top_nodes_in_files(["core.py"], 3)] == ["core.py#unused", "core.py#base"]
+    index.close()
+
+
 def test_feeder_yields_every_file_once_and_stops_cleanly(tmp_path):
     """pool.run through an executor: every item comes back once, in any order, and a
     caller that stops early does not leave the feeder blocked."""
