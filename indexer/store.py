@@ -15,6 +15,7 @@ import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
+from itertools import repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
@@ -361,10 +362,10 @@ class Store:
             for node in nodes:
                 node_rows.append((next_rowid, *node))
                 next_rowid += 1
-            posting_rows += [(term, first, data) for term, data in postings.items()]  # first: the file node
+            posting_rows += zip(postings.keys(), repeat(first), postings.values())  # first: the file node; rows built in C
             if uses:
                 use_rows.append((first, uses))
-                used_rows += [(name, first) for name in used]
+                used_rows += zip(used, repeat(first))
             import_rows += [(state.path, *i) for i in imports]
         # Term order (stable: files stay in rowid order within a term): the term index grows at its
         # right edge, not at random, and a term's rows of one batch share pages.
