@@ -116,7 +116,7 @@ NODE_KIND = 1 + NODE_COLUMNS.index("kind")  # in put_files' rows, after the rowi
 NODE_LENGTH = 1 + NODE_COLUMNS.index("length")
 # Columns that usually repeat another are stored NULL when they do, and read back
 # whole: a title is mostly the name (C has no module prefix), a frame's content digest
-# the span's (valid UTF-8; a file node has none). 10% of the kernel's node rows.
+# the span's (valid UTF-8; a file node has none). drivers/net's index: 626 -> 590 MB.
 _ELIDED = {  # column: (stored, read), over the row's parameters and columns
     "title": ("nullif({title}, {name})", "coalesce(title, name)"),
     "content_digest": ("CASE WHEN {kind} = 'file' THEN {content_digest} ELSE nullif({content_digest}, {digest}) END",
