@@ -128,6 +128,7 @@ ABLATIONS = {
     "repo-graph:no-feedback": {"W_FEEDBACK": 0.0},  # unanchored: no closeness to the best matches
     "repo-graph:feedback-0.25": {"W_FEEDBACK": 0.25},  # feedback weights beside the default (0.5)
     "repo-graph:feedback-1": {"W_FEEDBACK": 1.0},
+    "repo-graph:no-namesake": {"W_NAMESAKE": 0.0},  # anchored: a file of the same name elsewhere weighs nothing
     "repo-graph:no-mention": {"MENTION_MATCH": 0.0},  # a `Type.member` the question names does not lead
     "repo-graph:mention-code": {"MENTION_FORMS": ("backticks", "qualified")},  # backticked names lead too
     "repo-graph:mention-all": {"MENTION_FORMS": ("backticks", "qualified", "underscored", "humped")},  # and any

@@ -57,6 +57,11 @@ MIN_TEST_SUBJECT = 3  # a test of `io` or `a`: too short a name to look for
 W_CO_CHANGE = 6.0  # per log(1 + commits that changed both files), from git history (0.75 to 6 tried)
 W_SAME_DIRECTORY = 0.8
 W_SIBLING_TEST = 1.0  # tests beside a test file tend to change with it
+# A file of the same name in another directory: the same concern on another side
+# (binding/yaml.go and render/yaml.go, foo.c and include/foo.h). Not when the name is
+# everywhere (index.js, __init__.py, mod.rs): past MAX_NAMESAKES files, it says nothing.
+W_NAMESAKE = 4.0
+MAX_NAMESAKES = 3
 MAX_RELATED_FILES = 40
 # Without anchors, the best-matching files stand in for them, more weakly: what they
 # import, test and were committed with is likelier the rest of the change than a file
@@ -250,10 +255,11 @@ def _is_test(path: str) -> bool:
     return _test_subject(path)[1] or "/tests/" in f"/{path}"
 
 
-def related_files(index, anchor_files: set[str], *, same_directory: bool = True) -> dict[str, float]:
+def related_files(index, anchor_files: set[str], *, by_place: bool = True) -> dict[str, float]:
     """Files joined to the anchored ones: imports either way, calls and references
-    between their symbols, docs naming them, their tests, their directory (unless
-    told not to), and the files committed with them before (git history). In [0, 1]."""
+    between their symbols, docs naming them, their tests, the files committed with
+    them before (git history) and, unless told not to, their directory and
+    namesakes. In [0, 1]."""
     weight: dict[str, float] = defaultdict(float)
     store = index.store
     for anchor in anchor_files:
@@ -266,12 +272,21 @@ def related_files(index, anchor_files: set[str], *, same_directory: bool = True)
             for path, n in store.co_changed(anchor):
                 weight[path] += W_CO_CHANGE * math.log1p(n)
         subject, named_as_test = _test_subject(anchor)
+        namesakes = []
         if len(subject) >= MIN_TEST_SUBJECT:
             for path in store.paths_named_like(subject):
-                if path != anchor and _test_subject(path) == (subject, not named_as_test):
+                if path == anchor:
+                    continue
+                found = _test_subject(path)
+                if found == (subject, not named_as_test):
                     weight[path] += W_SAME_TEST
-        if not same_directory:
+                elif found == (subject, named_as_test):
+                    namesakes.append(path)
+        if not by_place:
             continue
+        if len(namesakes) <= MAX_NAMESAKES:
+            for path in namesakes:
+                weight[path] += W_NAMESAKE
         directory = posixpath.dirname(anchor)
         siblings = store.paths_under(directory + "/") if directory else store.paths_in_root()
         anchor_is_test = _is_test(anchor)
@@ -312,8 +327,8 @@ def _feedback(index, matched: dict[int, tuple[float, str]], named: list[str]) ->
             best[path] = score
     floor = FEEDBACK_MIN_MATCH * max(best.values())
     top = named + sorted((p for p in best if best[p] >= floor), key=lambda p: (-best[p], p))[:FEEDBACK_FILES]
-    # Not their directories: a best match's siblings share its folder, not the question.
-    near = {path: W_FEEDBACK * w for path, w in related_files(index, set(top), same_directory=False).items()}
+    # Not their directories or namesakes: those share a best match's folder or name, not the question.
+    near = {path: W_FEEDBACK * w for path, w in related_files(index, set(top), by_place=False).items()}
     near.update((path, W_FEEDBACK) for path in top)  # as close as what they lead to
     return near
 

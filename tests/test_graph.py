@@ -317,8 +317,29 @@ def test_g3_a_file_and_its_test_are_related_both_ways(tmp_path, source, test):
     files = {source: "x = 1\n", test: "y = 2\n", "other/unrelated.py": "z = 3\n", "other/auth_notes.py": "w = 4\n"}
     index = RepoIndex(make_repo(tmp_path / "pair", files), cache_dir=tmp_path / "cache")
     index.refresh()
-    assert max(related_files(index, {source}, same_directory=False).items(), key=lambda kv: kv[1])[0] == test
-    assert max(related_files(index, {test}, same_directory=False).items(), key=lambda kv: kv[1])[0] == source
+    assert max(related_files(index, {source}, by_place=False).items(), key=lambda kv: kv[1])[0] == test
+    assert max(related_files(index, {test}, by_place=False).items(), key=lambda kv: kv[1])[0] == source
+    index.close()
+
+
+def test_g3_a_namesake_in_another_directory_is_related_unless_the_name_is_everywhere(tmp_path):
+    """binding/yaml.go and render/yaml.go: the same concern on two sides, with no edge
+    between them. index.js in every example folder says nothing of the kind."""
+    from repo_graph.ranking import MAX_NAMESAKES, related_files
+
+    files = {"binding/yaml.go": "package binding\n", "render/yaml.go": "package render\n",
+             "render/json.go": "package render\n", "lib/app.js": "x = 1\n",
+             "src/queue.c": "int push(void) { return 0; }\n", "include/queue.h": "int push(void);\n"}
+    files.update({f"examples/e{i}/index.js": "y = 2\n" for i in range(MAX_NAMESAKES + 2)})
+    index = RepoIndex(make_repo(tmp_path / "names", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    related = related_files(index, {"binding/yaml.go"})
+    assert related["render/yaml.go"] == 1.0
+    assert "render/json.go" not in related
+    assert "render/yaml.go" not in related_files(index, {"binding/yaml.go"}, by_place=False)
+    assert max(related_files(index, {"src/queue.c"}).items(), key=lambda kv: kv[1])[0] == "include/queue.h"
+    generic = related_files(index, {"examples/e0/index.js"})
+    assert not any(path.endswith("index.js") for path in generic)
     index.close()
 
 
