@@ -70,6 +70,9 @@ class RepoProvider:
             except Exception as exc:  # keep serving what is loaded; say why on stderr
                 sys.stderr.write(f"repo-graph: error: indexing failed: {exc!r}\n")
                 self.index.ready.set()
+            # The anchors' walk needs networkx (0.06-0.2 s of imports): load it now, while
+            # the host is idle, not inside its first anchored answer.
+            import networkx  # noqa: F401
 
         thread = threading.Thread(target=run, name="indexer", daemon=True)
         thread.start()

@@ -387,3 +387,57 @@ def test_the_prior_is_pagerank_over_the_links_scaled_to_0_1(tmp_path):
     top_two = sorted(prior, key=prior.get, reverse=True)[:2]
     assert set(top_two) == {"pkg/core.py", "pkg/core.py#helper"}  # what the files in between lean on
     index.close()
+
+
+def test_g3_the_anchors_walk_is_personalized_pagerank_over_their_neighbourhood(tmp_path):
+    """CodeGraph.neighbourhood against networkx's own PageRank on the same subgraph,
+    restarting at the same seeds: the same ranks, scaled so the best non-seed is 1."""
+    import networkx as nx
+
+    files = {"pkg/core.py": "def helper():\n    return 1\n",
+             "pkg/mid.py": "from .core import helper\n\ndef wrap():\n    return helper()\n",
+             "pkg/use.py": "from .mid import wrap\n\ndef use():\n    return wrap()\n",
+             "pkg/far.py": "from .use import use\n\ndef far():\n    return use()\n",
+             # helper, wrap and both call round a triangle: a walk on a graph with no odd
+             # cycle would swing between its two sides and not settle in 50 steps
+             "pkg/both.py": "from .core import helper\nfrom .mid import wrap\n\ndef both():\n    return helper() + wrap()\n"}
+    index = RepoIndex(make_repo(tmp_path / "repo", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    seeds = {"pkg/mid.py": 1.0, "pkg/use.py#use": 0.3}
+    around = index.graph.hops(seeds, max_hops=2)
+    walked = index.graph.neighbourhood(seeds, around)
+    nodes = set(around) | set(seeds)
+    g = nx.Graph()
+    g.add_nodes_from(nodes)
+    for node in nodes:
+        g.add_edges_from((node, other) for _, other in index.graph.out_edges(node) if other in nodes and other != node)
+    reference = nx.pagerank(g, alpha=0.85, personalization=seeds, tol=1e-12, max_iter=500)
+    best = max(r for n, r in reference.items() if n not in seeds)
+    assert walked.keys() == reference.keys() - seeds.keys()
+    assert all(abs(walked[n] - reference[n] / best) < 1e-4 for n in walked)
+    assert max(walked.values()) == 1.0
+    index.close()
+
+
+def test_a_first_anchored_answer_imports_no_scipy(tmp_path):
+    """scipy costs a serve's first anchored answer 0.3-0.5 s of imports; the anchors'
+    walk does without it (a fresh interpreter, as a host's first query meets it)."""
+    import subprocess
+    import sys
+
+    repo = make_repo(tmp_path / "repo", {"a.py": "from b import g\n\ndef f():\n    return g()\n",
+                                         "b.py": "def g():\n    return 1\n"})
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from indexer.index import RepoIndex\n"
+        "from repo_graph.ranking import rank\n"
+        f"index = RepoIndex(Path({str(repo)!r}), cache_dir=Path({str(tmp_path / 'cache')!r}))\n"
+        "index.refresh()\n"
+        "found = rank(index, 'what does f call', {'a.py'})\n"
+        "assert any(c.node.path == 'b.py' for c in found), found\n"
+        "print('scipy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
