@@ -12,11 +12,10 @@ from __future__ import annotations
 import math
 from array import array
 
-PAGERANK_DAMPING = 0.85
+PAGERANK_DAMPING = 0.85  # both walks: the global prior and the anchors' neighbourhood
 PAGERANK_ITERATIONS = 60
 PAGERANK_TOLERANCE = 1e-9
-NEIGHBOURHOOD_DAMPING = 0.85  # the anchors' walk: networkx's pagerank defaults
-NEIGHBOURHOOD_ITERATIONS = 50
+NEIGHBOURHOOD_ITERATIONS = 50  # the anchors' walk: networkx's pagerank bounds, as before
 NEIGHBOURHOOD_TOLERANCE = 1e-6
 MAX_FRONTIER = 2000  # a hop expansion stops growing past this many nodes (a huge file, a hub)
 _EDGES = "SELECT {a}, rel FROM edges WHERE {b} IN ({q}) UNION ALL SELECT {a}, rel FROM links WHERE {b} IN ({q})"
@@ -73,8 +72,9 @@ class CodeGraph:
         way. Scaled so the best non-seed node is 1.
 
         networkx holds the subgraph and makes its Google matrix (dense, numpy: a few
-        hundred nodes); numpy iterates. `nx.pagerank` would give the same ranks but
-        imports scipy on first use, 0.3-0.5 s of a serve's first anchored answer."""
+        hundred nodes); numpy iterates, as `prior` does with its sparse step.
+        `nx.pagerank` would give the same ranks but imports scipy on first use,
+        0.3-0.5 s of a serve's first anchored answer."""
         import networkx as nx
         import numpy as np
 
@@ -90,7 +90,7 @@ class CodeGraph:
         personal = {n: w for n, w in seeds.items() if n in g and w > 0}
         if not personal:
             return {}
-        google = nx.google_matrix(g, alpha=NEIGHBOURHOOD_DAMPING, personalization=personal, nodelist=ids)
+        google = nx.google_matrix(g, alpha=PAGERANK_DAMPING, personalization=personal, nodelist=ids)
         rank = np.full(len(ids), 1.0 / len(ids))
         for _ in range(NEIGHBOURHOOD_ITERATIONS):
             previous = rank
