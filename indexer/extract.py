@@ -13,6 +13,7 @@ import re
 import sys
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from grammars import GrammarUnavailable, LanguageSpec
 
@@ -66,14 +67,17 @@ def _end_line(node) -> int:
     return row if col == 0 and row > node.start_point.row else row + 1
 
 
+_COMMENT_OPENER = re.compile(r"^(///?|//!|/\*\*?|\*/|\*|#+|--+|;+|'''|\"\"\")\s?")
+_COMMENT_CLOSER = re.compile(r"\s*\*/$")
+
+
 def _clean_comment(text: str) -> str:
-    lines = []
-    for line in text.splitlines():
-        line = line.strip()
-        line = re.sub(r"^(///?|//!|/\*\*?|\*/|\*|#+|--+|;+|'''|\"\"\")\s?", "", line)
-        line = re.sub(r"\s*\*/$", "", line)
-        lines.append(line)
-    return "\n".join(lines).strip()
+    opener, closer = _COMMENT_OPENER.sub, _COMMENT_CLOSER.sub
+    return "\n".join(closer("", opener("", line.strip())) for line in text.splitlines()).strip()
+
+
+_STRING_OPENER = re.compile(r"^[rRuUbBfF]*('''|\"\"\"|'|\")")
+_STRING_CLOSER = re.compile(r"('''|\"\"\"|'|\")$")
 
 
 def _docstring(body, source: bytes) -> str:
@@ -87,8 +91,7 @@ def _docstring(body, source: bytes) -> str:
         string = _string_statement(child)
         if string is not None:
             raw = source[string.start_byte : string.end_byte].decode("utf-8", "replace")
-            raw = re.sub(r"^[rRuUbBfF]*('''|\"\"\"|'|\")", "", raw)
-            raw = re.sub(r"('''|\"\"\"|'|\")$", "", raw)
+            raw = _STRING_CLOSER.sub("", _STRING_OPENER.sub("", raw))
             return inspect.cleandoc(raw)[:MAX_DOC]
         return ""
     return ""
@@ -114,11 +117,17 @@ def _preceding_comments(node, source: bytes, comment_types: tuple[str, ...]) -> 
     while sibling is not None and sibling.end_point.row >= line - 1:
         if sibling.type in comment_types:
             parts.append(source[sibling.start_byte : sibling.end_byte].decode("utf-8", "replace"))
-        elif not any(word in sibling.type for word in ("attribute", "decorator", "annotation")):
-            break  # attributes between a doc comment and its item are see-through
+        elif not _see_through(sibling.type):
+            break
         line = sibling.start_point.row
         sibling = sibling.prev_sibling
-    return _clean_comment("\n".join(reversed(parts)))[:MAX_DOC]
+    return _clean_comment("\n".join(reversed(parts)))[:MAX_DOC] if parts else ""
+
+
+@lru_cache(maxsize=None)  # a grammar has a few hundred node types
+def _see_through(node_type: str) -> bool:
+    """Attributes between a doc comment and its item are see-through."""
+    return any(word in node_type for word in ("attribute", "decorator", "annotation"))
 
 
 def _head_end(node, body) -> int:

@@ -147,17 +147,18 @@ def _check_unique(record: FileRecord) -> None:
         seen.add(node.id)
 
 
-def _own_text(data, starts, first, last, children: list[tuple[int, int]]) -> str:
-    """The node's lines minus those of its children (they are frames of their own)."""
+def _own_bytes(data, starts, first, last, children: list[tuple[int, int]]) -> bytes:
+    """The node's lines minus those of its children (they are frames of their own),
+    as bytes: term counting reads them undecoded."""
     pieces = []
     line = first
     for c_first, c_last in sorted(children):
         if c_first > line:
-            pieces.append(_lines_text(data, starts, line, c_first - 1))
+            pieces.append(line_span(data, starts, line, c_first - 1))
         line = max(line, c_last + 1)
     if line <= last:
-        pieces.append(_lines_text(data, starts, line, last))
-    return "".join(pieces)
+        pieces.append(line_span(data, starts, line, last))
+    return b"".join(pieces)
 
 
 def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text, extractor, scored, refs):
@@ -179,7 +180,7 @@ def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text
         ids.append(node_id)
         parent_id = ids[sym.parent] if sym.parent is not None else rel
         span = line_span(data, starts, sym.start_line, sym.end_line)
-        body = _own_text(data, starts, sym.start_line, sym.end_line, children.get(i, []))
+        body = _own_bytes(data, starts, sym.start_line, sym.end_line, children.get(i, []))
         tf, length = weighted_counts(
             ((W_BODY, body), (W_NAME, sym.name), (W_PATH, path_text), (W_DOC, sym.doc), (W_SIGNATURE, sym.signature))
         )
@@ -230,7 +231,7 @@ def _add_module(record, spec, extraction, data, starts, path_text, prefix, score
     node_id = f"{rel}#{MODULE_FRAGMENT}"
     span = line_span(data, starts, 1, last)
     name = prefix or rel
-    tf, length = weighted_counts(((W_BODY, span.decode("utf-8", "replace")), (W_NAME, PurePosixPath(rel).stem),
+    tf, length = weighted_counts(((W_BODY, span), (W_NAME, PurePosixPath(rel).stem),
                                    (W_PATH, path_text), (W_DOC, extraction.module_doc)))
     signature = span.split(b"\n", 1)[0].decode("utf-8", "replace")[:240]
     record.nodes.append(_node(node_id, rel, "symbol", "module", PurePosixPath(rel).stem, f"module {name}", 1, last,

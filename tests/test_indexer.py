@@ -132,6 +132,27 @@ def test_a_file_that_cannot_be_indexed_is_reported_and_the_rest_is_indexed(tmp_p
     assert index.store.file_state("bad.py").status == "error" and summary.warnings == 1
 
 
+def test_terms_split_identifiers_the_same_from_text_or_bytes():
+    """The tokenizer cuts at separators in C and splits what is left the way the word
+    pattern does: a token like `0x1fRetry`, `café` or invalid UTF-8 gives the terms of
+    each word in it, and a body read as bytes counts as its decoded text."""
+    import random
+    from itertools import chain
+
+    from indexer.terms import _WORD, expand, terms, weighted_counts
+
+    assert terms("RetryPolicy HTTPServer max_attempts") == [
+        "retrypolicy", "retry", "policy", "httpserver", "http", "server", "max", "attempt"]
+    rnd = random.Random(7)
+    alphabet = list("aZq09_-.: \t\n\x1c\x85\xa0é€/") + ["\u2028", "\x00", "HTTP", "Server", "\ud800"]
+    for _ in range(3000):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 24)))
+        assert terms(text) == list(chain.from_iterable(map(expand, _WORD.findall(text)))), text
+        raw = bytes(rnd.choice(b"aZ09_ .\n\xc3\xa9\xff\xe2\x82") for _ in range(rnd.randint(0, 24)))
+        assert weighted_counts([(1.0, raw), (3.0, text)]) == weighted_counts(
+            [(1.0, raw.decode("utf-8", "replace")), (3.0, text)]), raw
+
+
 def test_postings_are_exact_per_node_and_leave_with_their_file(tmp_path):
     """BM25F postings, packed per (term, file): every node's weighted tf comes back for
     its own rowid, and deleting or editing a file takes its postings along."""
