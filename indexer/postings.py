@@ -32,6 +32,11 @@ def pack(entries) -> dict[str, bytes]:
     return {term: b"".join(parts) for term, parts in by_term.items()}
 
 
+def records(size: int) -> int:
+    """How many postings `size` bytes of packed rows hold."""
+    return size // _PACK.size
+
+
 def unpack(rows) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """[(file rowid, packed)] -> (node rowids, file rowids, tf, length) arrays."""
     import numpy as np

@@ -133,18 +133,25 @@ def lexical(index, text: str, related: dict[str, float] | None = None) -> dict[i
     n_docs, avg_len = index.store.corpus_stats()
     if n_docs == 0:
         return {}
-    lists = [index.store.term_postings(term) for term in dict.fromkeys(terms(text))]
-    lists = sorted((p for p in lists if len(p[0])), key=lambda p: len(p[0]))  # rarest first
+    wanted = list(dict.fromkeys(terms(text)))
+    stats = index.store.term_stats(wanted)  # term -> (files, nodes)
     found = []
     matched_files = None
-    for nodes, files, tf, length in lists:
-        df = len(nodes)
+    for term in sorted((t for t in wanted if t in stats), key=lambda t: stats[t][1]):  # rarest first
+        n_files, df = stats[term]
         idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
         if matched_files is not None and df > COMMON_POSTINGS:
-            # A term in this many nodes (`dev` in the kernel) only re-weighs the files
-            # the rarer terms found; its long tail would cost more than it says.
-            inside = np.isin(files, matched_files)
-            nodes, files, tf, length = nodes[inside], files[inside], tf[inside], length[inside]
+            # A term in this many nodes (`0`, `dev` in the kernel) only re-weighs the files
+            # the rarer terms found; its long tail would cost more than it says, so only
+            # those files' rows are read (or all of them, when that is fewer).
+            if len(matched_files) < n_files:
+                nodes, files, tf, length = index.store.term_postings(term, matched_files.tolist())
+            else:
+                nodes, files, tf, length = index.store.term_postings(term)
+                inside = np.isin(files, matched_files)
+                nodes, files, tf, length = nodes[inside], files[inside], tf[inside], length[inside]
+        else:
+            nodes, files, tf, length = index.store.term_postings(term)
         tf = tf.astype(np.float64)
         found.append((nodes, files, idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg_len))))
         matched_files = _unique(files if matched_files is None else np.concatenate((matched_files, files)))
@@ -251,6 +258,16 @@ def _test_subject(path: str) -> tuple[str, bool]:
     return base.lstrip("_").lower(), is_test
 
 
+def _stems_about(subject: str) -> list[str]:
+    """Every file stem (`indexer.store.file_stem`) `_test_subject` can read as
+    `subject`: one prefix, one suffix, up to two leading underscores. A superset:
+    the caller checks each path found with `_test_subject` itself."""
+    cores = [subject, "_" + subject, "__" + subject]
+    prefixes = ("",) + _TEST_PREFIXES
+    suffixes = ("",) + tuple(dict.fromkeys(s.lower() for s in _TEST_SUFFIXES))
+    return [p + c + s for p in prefixes for c in cores for s in suffixes]
+
+
 def _is_test(path: str) -> bool:
     return _test_subject(path)[1] or "/tests/" in f"/{path}"
 
@@ -274,7 +291,7 @@ def related_files(index, anchor_files: set[str], *, by_place: bool = True) -> di
         subject, named_as_test = _test_subject(anchor)
         namesakes = []
         if len(subject) >= MIN_TEST_SUBJECT:
-            for path in store.paths_named_like(subject):
+            for path in store.paths_with_stems(_stems_about(subject)):
                 if path == anchor:
                     continue
                 found = _test_subject(path)

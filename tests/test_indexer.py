@@ -153,6 +153,26 @@ def test_terms_split_identifiers_the_same_from_text_or_bytes():
             [(1.0, raw.decode("utf-8", "replace")), (3.0, text)]), raw
 
 
+def test_a_terms_counts_come_from_the_index_and_its_rows_can_be_read_for_some_files(tmp_path):
+    """A query orders its terms by how many nodes have them and reads a common term
+    only for the files its rarer terms found: both without reading every row."""
+    make_repo(tmp_path, {
+        "a.py": "def one():\n    return backoff\n\ndef two():\n    return backoff\n",
+        "b.py": "def three():\n    return backoff\n",
+        "c.py": "def four():\n    return 1\n",
+    })
+    index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
+    index.refresh()
+    store = index.store
+    assert store.term_stats(["backoff", "absent"]) == {"backoff": (2, 3)}
+    b_file = store.rowids_of_ids(["b.py"])["b.py"]
+    nodes, files, _, _ = store.term_postings("backoff", [b_file])
+    assert set(store.ids_of_rowids(int(n) for n in nodes).values()) == {"b.py#three"}
+    assert set(files.tolist()) == {b_file}
+    assert len(store.term_postings("backoff")[0]) == 3
+    index.close()
+
+
 def test_postings_are_exact_per_node_and_leave_with_their_file(tmp_path):
     """BM25F postings, packed per (term, file): every node's weighted tf comes back for
     its own rowid, and deleting or editing a file takes its postings along."""
