@@ -40,6 +40,7 @@ _BULK_INDEXES = {
 CACHE_ENV = "REPO_GRAPH_CACHE_DIR"
 _PRIOR = "coalesce((SELECT prior FROM priors WHERE priors.id = nodes.id), 0)"  # a node row's prior, in SQL
 WAL_CHECKPOINT_PAGES = 8192
+OVERVIEW_POOL = 20  # prior_nodes looks among this many times its limit first
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -56,6 +57,7 @@ CREATE TABLE nodes(
 -- PageRank of the nodes above zero (indexer/graph.py), by id: a table of its own, so a
 -- recomputation writes these few bytes a node instead of rewriting every node row.
 CREATE TABLE priors(id TEXT PRIMARY KEY, prior REAL NOT NULL) WITHOUT ROWID;
+CREATE INDEX priors_prior ON priors(prior);  -- the overview walks the best first
 CREATE INDEX nodes_path ON nodes(path);
 -- A file defines each of its nodes, and a node contains those whose parent it is: read
 -- from the nodes through their indexes (path, parent, id), never stored twice.
@@ -398,8 +400,10 @@ class Store:
     def set_priors(self, prior: dict[str, float]) -> None:
         """Replace every node's prior. A node re-indexed since keeps its id, so its prior
         stands until the next recomputation. Inside begin()/commit()."""
+        self.db.execute("DROP INDEX IF EXISTS priors_prior")  # one sorted build, not a random insert per node
         self.db.execute("DELETE FROM priors")
         self.db.executemany("INSERT INTO priors VALUES(?,?)", sorted((k, v) for k, v in prior.items() if v > 0))
+        self.db.execute("CREATE INDEX priors_prior ON priors(prior)")
 
     def priors(self, ids) -> dict[str, float]:
         """{id: prior} of those of `ids` with a prior above zero."""
@@ -603,16 +607,24 @@ class Store:
 
     def prior_nodes(self, limit: int) -> list[NodeRow]:
         """A repository overview when a question matches nothing: top-level docs
-        first, then documented, shallow symbols."""
-        return [
-            n
-            for _, n in self._nodes(
-                "WHERE kind!='file' ORDER BY (kind='section' AND path NOT LIKE '%/%') DESC, "
-                "(doc!='' OR kind='section') DESC, "
-                f"{_PRIOR} DESC, length(path)-length(replace(path,'/','')) ASC, parent LIKE '%#%' ASC, path, start_line LIMIT ?",
-                (limit,),
-            )
-        ]
+        first, then documented, shallow symbols, by prior. Sorting every node takes
+        seconds on the kernel (12-25 s), so the documented among the best
+        `OVERVIEW_POOL` x `limit` by prior are tried first: when they fill the page,
+        no node outside them could have made it."""
+        order = (
+            "ORDER BY (kind='section' AND path NOT LIKE '%/%') DESC, (doc!='' OR kind='section') DESC, "
+            f"{_PRIOR} DESC, length(path)-length(replace(path,'/','')) ASC, parent LIKE '%#%' ASC, path, start_line LIMIT ?"
+        )
+        floor = self.db.execute("SELECT prior FROM priors ORDER BY prior DESC LIMIT 1 OFFSET ?",
+                                (limit * OVERVIEW_POOL - 1,)).fetchone()
+        if floor is not None:
+            found = self._nodes(
+                "WHERE kind!='file' AND ((doc!='' OR kind='section') AND id IN (SELECT id FROM priors WHERE prior >= ?) "
+                f"OR kind='section' AND path IN (SELECT path FROM files WHERE instr(path, '/')=0)) {order}",
+                (floor[0], limit))
+            if len(found) == limit:
+                return [n for _, n in found]
+        return [n for _, n in self._nodes(f"WHERE kind!='file' {order}", (limit,))]
 
     def corpus_stats(self) -> tuple[int, float]:
         """(number of scored nodes, their average length), kept up to date by every

@@ -307,6 +307,32 @@ def test_priors_are_replaced_whole_and_kept_by_a_reindexed_node(tmp_path):
     index.close()
 
 
+def test_the_overview_from_the_best_by_prior_is_the_overview_of_every_node(tmp_path, monkeypatch):
+    """A question that matches nothing gets an overview: top-level docs, then
+    documented symbols by prior. It is looked for among the best by prior first, and
+    that page must be the one a sort of every node gives, whatever the page size."""
+    from indexer import store as store_mod
+
+    lib = "".join(f'def util_{i}():\n    """Helper {i}."""\n    return {i}\n\n\n' for i in range(6))
+    make_repo(tmp_path, {
+        "README.md": "# Project\n\nWhat it is.\n\n## Usage\n\nCall `util_1`.\n",
+        "docs/guide.md": "# Guide\n\nSee `util_2` and `util_3`.\n",
+        "pkg/lib.py": lib + "def bare():\n    return 0\n",
+        "pkg/app.py": "from pkg.lib import util_1, util_2\n\n\ndef main():\n    return util_1() + util_2() + util_2()\n",
+    })
+    index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
+    index.refresh()
+    store = index.store
+    monkeypatch.setattr(store_mod, "OVERVIEW_POOL", 10_000)  # no pool: every node sorted
+    every = [n.id for n in store.prior_nodes(100)]
+    assert every[:2] == ["README.md#project", "README.md#usage"] and "pkg/lib.py#bare" in every
+    for pool in (1, 2, 3):
+        monkeypatch.setattr(store_mod, "OVERVIEW_POOL", pool)
+        for limit in range(1, len(every) + 2):
+            assert [n.id for n in store.prior_nodes(limit)] == every[:limit], (pool, limit)
+    index.close()
+
+
 def test_feeder_yields_every_file_once_and_stops_cleanly(tmp_path):
     """pool.run through an executor: every item comes back once, in any order, and a
     caller that stops early does not leave the feeder blocked."""
