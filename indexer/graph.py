@@ -36,6 +36,16 @@ class CodeGraph:
             out += self.store.db.execute(sql, chunk + chunk).fetchall()
         return out
 
+    def _below(self, ids: list[str], most: int) -> list[str]:
+        """Those of `ids` no more than `most` links lead into (counted in the index)."""
+        hubs = set()
+        for i in range(0, len(ids), 400):
+            chunk = ids[i : i + 400]
+            hubs.update(r[0] for r in self.store.db.execute(
+                f"SELECT dst FROM links WHERE dst IN ({','.join('?' * len(chunk))}) GROUP BY dst HAVING count(*) > ?",
+                (*chunk, most)))
+        return [i for i in ids if i not in hubs]
+
     def __contains__(self, node_id: str) -> bool:
         return self.store.db.execute("SELECT 1 FROM nodes WHERE id=?", (node_id,)).fetchone() is not None
 
@@ -50,15 +60,19 @@ class CodeGraph:
     def has_edge(self, src: str, dst: str, rel: str) -> bool:
         return (rel, dst) in self.out_edges(src)
 
-    def hops(self, seeds, max_hops: int = 2) -> dict[str, int]:
-        """Undirected hop distance from the nearest seed, up to max_hops (G3)."""
+    def hops(self, seeds, max_hops: int = 2, hub_links: int | None = None) -> dict[str, int]:
+        """Undirected hop distance from the nearest seed, up to max_hops (G3). With
+        `hub_links`, a node more than that many links lead into (a header the whole
+        tree includes, a logging call) is reached but its users are not: they are near
+        everything, so near nothing, and reading them costs seconds on the kernel."""
         dist = {s: 0 for s in seeds}
         frontier = list(dist)
         for depth in range(1, max_hops + 1):
             if not frontier or len(dist) > MAX_FRONTIER:
                 break
             nxt = []
-            for _, other, _ in self._query(frontier, True) + self._query(frontier, False):
+            users = frontier if hub_links is None else self._below(frontier, hub_links)
+            for _, other, _ in self._query(frontier, True) + self._query(users, False):
                 if other not in dist:
                     dist[other] = depth
                     nxt.append(other)

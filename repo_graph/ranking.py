@@ -45,6 +45,7 @@ PPR_SHARE = 0.8  # the node the anchors' PageRank reaches most is as close as on
 PPR_LEXICAL_SEEDS = 10  # the best matches also seed the walk, more weakly
 PPR_LEXICAL_WEIGHT = 0.3
 PPR_MAX_NODES = 600  # the walk runs on the nearest nodes only: a query budget, not a whole-graph job
+HUB_LINKS = 200  # the walk to the anchors' neighbours does not spread to the users of a node with more links in
 # How strongly two files are joined, per kind of link between them.
 FILE_LINK_WEIGHTS = {
     "code.imports": 3.0,
@@ -353,7 +354,7 @@ def _feedback(index, matched: dict[int, tuple[float, str]], named: list[str]) ->
 def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[Candidate]:
     """Candidates best first. With anchors, every node within one hop of one ranks
     above every node that is not (G4); inside each tier the fused score decides."""
-    hops = index.graph.hops(seeds, max_hops=2) if seeds else {}
+    hops = index.graph.hops(seeds, max_hops=2, hub_links=HUB_LINKS) if seeds else {}
     anchor_files = {s.partition("#")[0] for s in seeds}
     related = related_files(index, anchor_files) if seeds else {}
     matched = lexical(index, text, related)

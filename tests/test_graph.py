@@ -441,3 +441,24 @@ def test_a_first_anchored_answer_imports_no_scipy(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+def test_g3_the_anchors_walk_reaches_a_hub_but_not_everyone_who_uses_it(tmp_path):
+    """A module every file imports (the kernel's kernel.h) is one hop from the open
+    file; the files that import it too are not made two hops away through it."""
+    from repo_graph.ranking import HUB_LINKS
+
+    users = {f"pkg/user_{i}.py": f"from .common import shared\n\ndef use_{i}():\n    return shared()\n" for i in range(5)}
+    files = {"pkg/common.py": "def shared():\n    return 1\n",
+             "pkg/open.py": "from .common import shared\nfrom .rare import once\n\ndef mine():\n    return shared() + once()\n",
+             "pkg/rare.py": "def once():\n    return 2\n",
+             "pkg/other.py": "from .rare import once\n\ndef also():\n    return once()\n", **users}
+    index = RepoIndex(make_repo(tmp_path / "repo", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    every = index.graph.hops({"pkg/open.py"}, max_hops=2)
+    capped = index.graph.hops({"pkg/open.py"}, max_hops=2, hub_links=3)
+    assert every["pkg/common.py"] == capped["pkg/common.py"] == 1
+    assert every["pkg/user_0.py"] == 2 and "pkg/user_0.py" not in capped
+    assert capped["pkg/other.py"] == every["pkg/other.py"] == 2  # through a module few import
+    assert index.graph.hops({"pkg/open.py"}, max_hops=2, hub_links=HUB_LINKS) == every  # 6 importers: no hub
+    index.close()
