@@ -36,16 +36,6 @@ class CodeGraph:
             out += self.store.db.execute(sql, chunk + chunk).fetchall()
         return out
 
-    def _below(self, ids: list[str], most: int) -> list[str]:
-        """Those of `ids` no more than `most` links lead into (counted in the index)."""
-        hubs = set()
-        for i in range(0, len(ids), 400):
-            chunk = ids[i : i + 400]
-            hubs.update(r[0] for r in self.store.db.execute(
-                f"SELECT dst FROM links WHERE dst IN ({','.join('?' * len(chunk))}) GROUP BY dst HAVING count(*) > ?",
-                (*chunk, most)))
-        return [i for i in ids if i not in hubs]
-
     def __contains__(self, node_id: str) -> bool:
         return self.store.db.execute("SELECT 1 FROM nodes WHERE id=?", (node_id,)).fetchone() is not None
 
@@ -71,7 +61,8 @@ class CodeGraph:
             if not frontier or len(dist) > MAX_FRONTIER:
                 break
             nxt = []
-            users = frontier if hub_links is None else self._below(frontier, hub_links)
+            hubs = self.store.hubs(frontier, hub_links) if hub_links is not None else ()
+            users = [n for n in frontier if n not in hubs]
             for _, other, _ in self._query(frontier, True) + self._query(users, False):
                 if other not in dist:
                     dist[other] = depth

@@ -579,15 +579,20 @@ class Store:
         return self.db.execute("SELECT c.b, c.n FROM cochange c JOIN files f ON f.path=c.b "
                                "WHERE c.a=? AND f.status='ok'", (path,)).fetchall()
 
-    def _in(self, sql: str, values, before=()) -> list:
-        """`sql` with its `IN ({})` filled by `values`, 900 at a time; `before`: the
-        parameters ahead of the list."""
+    def _in(self, sql: str, values, before=(), after=()) -> list:
+        """`sql` with its `IN ({})` filled by `values`, 900 at a time; `before` and
+        `after`: the parameters on either side of the list."""
         values = list(values)
         out = []
         for i in range(0, len(values), 900):
             chunk = values[i : i + 900]
-            out += self.db.execute(sql.format(",".join("?" * len(chunk))), (*before, *chunk)).fetchall()
+            out += self.db.execute(sql.format(",".join("?" * len(chunk))), (*before, *chunk, *after)).fetchall()
         return out
+
+    def hubs(self, ids, most: int) -> set[str]:
+        """Those of `ids` that more than `most` links lead into, counted in the index."""
+        return {r[0] for r in self._in("SELECT dst FROM links WHERE dst IN ({}) GROUP BY dst HAVING count(*) > ?",
+                                       ids, after=(most,))}
 
     # -- lexical ------------------------------------------------------------
     def term_stats(self, terms) -> dict[str, tuple[int, int]]:
