@@ -141,18 +141,17 @@ def lexical(index, text: str, related: dict[str, float] | None = None) -> dict[i
     for term in sorted((t for t in wanted if t in stats), key=lambda t: stats[t][1]):  # rarest first
         n_files, df = stats[term]
         idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
-        if matched_files is not None and df > COMMON_POSTINGS:
-            # A term in this many nodes (`0`, `dev` in the kernel) only re-weighs the files
-            # the rarer terms found; its long tail would cost more than it says, so only
-            # those files' rows are read (or all of them, when that is fewer).
-            if len(matched_files) < n_files:
-                nodes, files, tf, length = index.store.term_postings(term, matched_files.tolist())
-            else:
-                nodes, files, tf, length = index.store.term_postings(term)
-                inside = np.isin(files, matched_files)
-                nodes, files, tf, length = nodes[inside], files[inside], tf[inside], length[inside]
+        # A term in this many nodes (`0`, `dev` in the kernel) only re-weighs the files
+        # the rarer terms found; its long tail would cost more than it says, so only
+        # those files' rows are read (or all of them, when that is fewer, then cut).
+        common = matched_files is not None and df > COMMON_POSTINGS
+        if common and len(matched_files) < n_files:
+            nodes, files, tf, length = index.store.term_postings(term, matched_files.tolist())
         else:
             nodes, files, tf, length = index.store.term_postings(term)
+            if common:
+                inside = np.isin(files, matched_files)
+                nodes, files, tf, length = nodes[inside], files[inside], tf[inside], length[inside]
         tf = tf.astype(np.float64)
         found.append((nodes, files, idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg_len))))
         matched_files = _unique(files if matched_files is None else np.concatenate((matched_files, files)))
