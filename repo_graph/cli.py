@@ -94,7 +94,7 @@ def cmd_index(args) -> int:
         if client is not None:
             client.close()
     progress.close()
-    from .packing import keep_ranks
+    from .tokenizer import keep_ranks
 
     keep_ranks(index.store.path.parent)
     stats = index.store.stats() if args.stats else None
@@ -127,16 +127,18 @@ def cmd_index(args) -> int:
 
 
 def cmd_serve(args) -> int:
+    _repo(args.path)  # a bad path is a usage failure now, not a silent empty provider
+    from indexer.store import default_cache_dir
+
+    from .tokenizer import Tokenizer
+
+    # First, so its helper builds the encoder on the other core while we import the rest.
+    tokenizer = Tokenizer(_cache_dir(args) or default_cache_dir()).start()
     from .provider import RepoProvider
     from .session import Session
     from .transports import stdio
 
-    _repo(args.path)  # a bad path is a usage failure now, not a silent empty provider
-    from indexer.store import default_cache_dir
-
-    from .packing import Tokenizer
-
-    provider = RepoProvider(tokenizer=Tokenizer(_cache_dir(args) or default_cache_dir()).start())
+    provider = RepoProvider(tokenizer=tokenizer)
     provider.start_indexing(lambda: _open_index(args), watch=not args.no_watch)
     return stdio.serve(Session(provider))
 

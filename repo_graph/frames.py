@@ -10,7 +10,8 @@ from indexer.parse import MODULE_FRAGMENT, speaks_for_file
 from indexer.store import NodeRow
 
 from .anchors import node_uri
-from .packing import TOKENIZER_REF, Tokenizer, token_cost
+from .packing import token_cost
+from .tokenizer import TOKENIZER_REF, Tokenizer
 from .protocol import messages as m
 
 PROVIDER_NAME = "repo-graph"

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Callable
 from . import anchors as anchors_mod
 from . import frames as frames_mod
 from . import ranking, verify
-from .packing import Placed, Tokenizer, pack
+from .packing import Placed, pack
 from .protocol import messages as m
 from .protocol.errors import UNAVAILABLE, ProtocolError
+from .tokenizer import Tokenizer
 
 if TYPE_CHECKING:  # the index loads off the protocol's thread
     from indexer.index import RepoIndex
@@ -53,14 +54,18 @@ class RepoProvider:
                     self._opened.set()
             if self.index.load():
                 sys.stderr.write("repo-graph: loaded the persisted index; checking for changes\n")
+            if self.index.ready.is_set():
+                # Answer from the loaded index first: the tokenizer loads and a query
+                # under way is answered before the watcher (watchdog's imports and one
+                # watch per directory: 0.1 s on the stdlib, 1.2 s on the kernel) and the
+                # catch-up pass compete with them for the interpreter. Whatever changes
+                # meanwhile, the catch-up finds, and an answer checks its files on disk.
+                self.tokenizer.wait_loaded()
+                self.index.priority.give_way()
             if watch:  # watch before catching up, so nothing that changes meanwhile is missed
                 from indexer.watch import Watcher
 
                 self.watcher = Watcher(self.index).start()
-            if self.index.ready.is_set():
-                # Answer from the loaded index first: let the tokenizer finish loading
-                # before the catch-up pass competes with it for the interpreter.
-                self.tokenizer.wait_loaded()
             try:
                 summary = self.index.refresh(count=False)  # the line below says files only
                 sys.stderr.write(

