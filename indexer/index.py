@@ -468,14 +468,14 @@ class RepoIndex:
                 rel = rel.strip("/")
                 if rel.rsplit("/", 1)[-1] == ".gitignore":
                     self.rules.invalidate()
-                full = self.root / rel
-                if rel and full.is_dir() and not full.is_symlink():
+                full = os.path.join(self.root, rel)  # strings: a query checks each file it sends
+                if rel and os.path.isdir(full) and not os.path.islink(full):
                     files.update(w.path for w in walk(self.root, max_file_bytes=self.max_file_bytes,
                                                       rules=self.rules, under=rel))
                     files.update(self.store.paths_under(rel + "/"))
                 elif rel:
                     files.add(rel)
-                    if not full.exists():
+                    if not os.path.exists(full):
                         files.update(self.store.paths_under(rel + "/"))  # a deleted directory
             status: dict[str, bool] = {}
             work: list[tuple[str, WalkedFile | None, FileRecord | None, FileState | None]] = []
@@ -518,7 +518,7 @@ class RepoIndex:
     def _stat(self, rel: str) -> WalkedFile | None:
         """The file as the walker would take it, or None (gone, ignored, too large, not regular)."""
         try:
-            st = os.stat(self.root / rel, follow_symlinks=False)
+            st = os.stat(os.path.join(self.root, rel), follow_symlinks=False)
         except OSError:
             return None
         if not stat_mod.S_ISREG(st.st_mode) or st.st_size > self.max_file_bytes or self.rules.ignored(rel):
@@ -534,16 +534,14 @@ class RepoIndex:
     def read_spans(self, path: str, spans: list[tuple[int, int]]) -> list[bytes] | None:
         """The exact bytes of several line spans of one file, read once, now."""
         try:
-            data = (self.root / path).read_bytes()
+            with open(os.path.join(self.root, path), "rb") as f:
+                data = f.read()
         except OSError:
             return None
-        starts = line_starts(data)
+        starts = line_starts(data, upto=max((last for _, last in spans), default=0))
         if any(last > len(starts) or first < 1 for first, last in spans):
             return None
         return [line_span(data, starts, first, last) for first, last in spans]
-
-    def file_uri(self, path: str) -> str:
-        return (self.root / path).as_uri()
 
     def close(self) -> None:
         self.store.close()

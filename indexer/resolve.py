@@ -29,7 +29,7 @@ SOURCE_ROOTS = ("", "src", "lib", "source", "include", "pkg", "app")
 
 def is_release_notes(path: str) -> bool:
     """Release notes name what changed, not what the code is: they document nothing."""
-    return PurePosixPath(path).stem.lower() in RELEASE_NOTES
+    return posixpath.splitext(posixpath.basename(path))[0].lower() in RELEASE_NOTES  # per candidate: no Path
 
 
 def _path(definition: tuple[str, str | None]) -> str:

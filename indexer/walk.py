@@ -58,28 +58,30 @@ class IgnoreRules:
         self.root = Path(root)
         self._specs: dict[str, pathspec.GitIgnoreSpec | None] = {}
 
-    def _read(self, path: Path) -> pathspec.GitIgnoreSpec | None:
+    def _read(self, *parts: str) -> pathspec.GitIgnoreSpec | None:
         try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            with open(os.path.join(self.root, *parts), encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
         except OSError:
             return None
         import pathspec
 
         return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
 
-    def _cached(self, key: str, path: Path) -> pathspec.GitIgnoreSpec | None:
+    def _cached(self, key: str, *parts: str) -> pathspec.GitIgnoreSpec | None:
         # One lookup, then the local value: another thread (the watcher, a query's
-        # freshness check) may invalidate the cache between two.
+        # freshness check) may invalidate the cache between two. The path is joined
+        # only when read: a query checks every directory above each file it sends.
         spec = self._specs.get(key, _UNREAD)
         if spec is _UNREAD:
-            spec = self._specs[key] = self._read(path)
+            spec = self._specs[key] = self._read(*parts)
         return spec
 
     def spec(self, rel_dir: str) -> pathspec.GitIgnoreSpec | None:
-        return self._cached(rel_dir, (self.root / rel_dir if rel_dir else self.root) / ".gitignore")
+        return self._cached(rel_dir, rel_dir, ".gitignore")
 
     def base(self) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
-        spec = self._cached("\0exclude", self.root / ".git" / "info" / "exclude")
+        spec = self._cached("\0exclude", ".git", "info", "exclude")
         return [("", spec)] if spec is not None else []
 
     def invalidate(self) -> None:

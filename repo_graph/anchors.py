@@ -5,6 +5,7 @@ dotted symbol names (`RetryPolicy`, `config.load`, `Config::retry`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
@@ -17,10 +18,15 @@ class Resolved:
     node_ids: tuple[str, ...]
 
 
+@lru_cache(maxsize=1 << 14)  # every relation of every frame names one; pathlib takes ~50 us each
+def file_uri(root: Path, path: str) -> str:
+    return (root / path).as_uri()
+
+
 def node_uri(root: Path, node_id: str) -> str:
     """file:///abs/path for a file node, file:///abs/path#Qual.name for a symbol or section."""
     path, _, fragment = node_id.partition("#")
-    uri = (root / path).as_uri()
+    uri = file_uri(root, path)
     return f"{uri}#{quote(fragment, safe='.~_-:$!()*+,;=@/')}" if fragment else uri
 
 

@@ -9,7 +9,7 @@ from indexer.digest import sha256
 from indexer.parse import MODULE_FRAGMENT, speaks_for_file
 from indexer.store import NodeRow
 
-from .anchors import node_uri
+from .anchors import file_uri, node_uri
 from .packing import token_cost
 from .tokenizer import TOKENIZER_REF, Tokenizer
 from .protocol import messages as m
@@ -114,7 +114,7 @@ def build_header(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefe
         return None
     content, parts = found
     content_digest = sha256(content.encode("utf-8"))
-    uri = index.file_uri(node.path)
+    uri = file_uri(index.root, node.path)
     return m.Frame(
         id=node.id + HEADER_SUFFIX,
         kind=frame_kind(node),
@@ -144,7 +144,7 @@ def build(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: froz
         return None
     content = span.decode("utf-8", "replace")
     content_digest = sha256(content.encode("utf-8"))  # D1
-    uri = index.file_uri(node.path)
+    uri = file_uri(index.root, node.path)
     return m.Frame(
         id=node.id,
         kind=frame_kind(node),
