@@ -33,6 +33,22 @@ def test_f5_line_starts_at_the_edges():
         assert line_starts(data) == expected, data
 
 
+def test_f5_spans_cut_from_a_partial_split_are_the_spans_of_the_whole():
+    """An answer splits a file only as far as the span it sends (`upto`)."""
+    import itertools
+
+    for n in range(7):
+        for pieces in itertools.product((b"a", b"\n", b"bc\r\n", b""), repeat=n):
+            data = b"".join(pieces)
+            whole = line_starts(data)
+            for upto in range(len(whole) + 2):
+                part = line_starts(data, upto)
+                assert part == whole[: upto + 1], (data, upto)
+                for first, last in itertools.combinations_with_replacement(range(1, upto + 1), 2):
+                    if last <= len(whole):
+                        assert line_span(data, part, first, last) == line_span(data, whole, first, last)
+
+
 def test_walk_honours_nested_gitignore_and_negation(tmp_path):
     make_repo(tmp_path, {
         ".gitignore": "*.log\nout/\n",
