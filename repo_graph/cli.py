@@ -126,14 +126,19 @@ def cmd_index(args) -> int:
     return EXIT_OK
 
 
-def cmd_serve(args) -> int:
-    _repo(args.path)  # a bad path is a usage failure now, not a silent empty provider
+def _tokenizer(args):
+    """Started first, so its helper builds the encoder on the other core while this
+    process imports the rest and opens the index."""
     from indexer.store import default_cache_dir
 
     from .tokenizer import Tokenizer
 
-    # First, so its helper builds the encoder on the other core while we import the rest.
-    tokenizer = Tokenizer(_cache_dir(args) or default_cache_dir()).start()
+    return Tokenizer(_cache_dir(args) or default_cache_dir()).start()
+
+
+def cmd_serve(args) -> int:
+    _repo(args.path)  # a bad path is a usage failure now, not a silent empty provider
+    tokenizer = _tokenizer(args)
     from .provider import RepoProvider
     from .session import Session
     from .transports import stdio
@@ -144,6 +149,8 @@ def cmd_serve(args) -> int:
 
 
 def cmd_query(args) -> int:
+    _repo(args.path)
+    tokenizer = _tokenizer(args)
     from .protocol import encode
     from .protocol import messages as m
     from .protocol.errors import ProtocolError
@@ -161,7 +168,7 @@ def cmd_query(args) -> int:
         anchors=tuple(args.anchor or ()),
     )
     try:
-        result = RepoProvider(index).query(query)
+        result = RepoProvider(index, tokenizer).query(query)
     except ProtocolError as exc:
         raise CliError(exc.message) from exc
     if args.json:
