@@ -25,6 +25,8 @@ MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the pa
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
 RELEASE_NOTES = ("changelog", "changes", "history", "news", "releases", "release-notes", "release_notes")
 SOURCE_ROOTS = ("", "src", "lib", "source", "include", "pkg", "app")
+# `import "./util.js"` in TypeScript is util.ts (what it compiles to is what it names).
+COMPILED_FROM = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 
 
 def is_release_notes(path: str) -> bool:
@@ -102,7 +104,11 @@ class Resolver:
         return None
 
     def _with_exts(self, base: str, exts) -> list[str]:
-        return [base] + [base + e for e in exts if e] + [f"{base}/index{e}" for e in exts if e]
+        found = [base] + [base + e for e in exts if e] + [f"{base}/index{e}" for e in exts if e]
+        stem, ext = posixpath.splitext(base)
+        if ext in COMPILED_FROM and ".ts" in exts:  # TypeScript's ESM imports name the output
+            found += [stem + source for source in COMPILED_FROM[ext]]
+        return found
 
     def import_targets(self, path: str, target: str, names: str) -> list[str]:
         spec = self.registry.languages.get(self.files.get(path) or "")

@@ -17,6 +17,7 @@ MIXED = {
     "web/app.ts": "import { format } from \"./util\";\nimport lib from \"./lib\";\nexport function main(): string {\n  return format(lib);\n}\n",
     "web/util.ts": "export function format(x: string): string {\n  return x;\n}\n",
     "web/lib/index.ts": "export default \"lib\";\n",
+    "web/esm.ts": "import { format } from \"./util.js\";\nexport const shown = format(\"x\");\n",
     "csrc/main.c": "#include \"sub/util.h\"\n#include \"common.h\"\nint main(void) { return util_add(1, 2); }\n",
     "csrc/sub/util.h": "int util_add(int a, int b);\n",
     "csrc/sub/util.c": "#include \"util.h\"\nint util_add(int a, int b) { return a + b; }\n",
@@ -67,6 +68,7 @@ def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
         ("pkg/a.py", "pkg/c.py"),  # absolute python import
         ("web/app.ts", "web/util.ts"),  # TS path without extension
         ("web/app.ts", "web/lib/index.ts"),  # TS directory import -> index
+        ("web/esm.ts", "web/util.ts"),  # TS ESM: `./util.js` names what util.ts compiles to
         ("csrc/main.c", "csrc/sub/util.h"),  # C include in a subdirectory
         ("csrc/main.c", "include/common.h"),  # C include by search path
         ("csrc/sub/util.c", "csrc/sub/util.h"),
