@@ -1,6 +1,8 @@
 """Symbols, references and imports out of one file's bytes, driven by the
 language's `tags.scm` / `imports.scm` (tree-sitter capture conventions:
-`@definition.<kind>` + `@name`, `@reference.<kind>` + `@name`, `@import.path`).
+`@definition.<kind>` + `@name`, `@reference.<kind>` + `@name`, `@import.path`; and
+ours: `@receiver` for a method declared outside its type, `@callee` for a block a
+call opens, such as a test's `describe("title", ...)`).
 
 Nesting, qualified names and doc comments are worked out here the same way for
 every language, so a language folder holds only data.
@@ -251,25 +253,28 @@ class Extractor:
                     node = captures[capture][0]
                     if node.id not in defs:
                         receiver = captures.get("receiver")
-                        defs[node.id] = (node, name, kind, receiver[0] if receiver else None)
+                        callee = captures.get("callee")
+                        defs[node.id] = (node, name, kind, receiver[0] if receiver else None, callee[0] if callee else None)
                 else:
                     refs.append((name, kind))
 
         ordered = sorted(defs.values(), key=lambda d: (d[0].start_byte, -d[0].end_byte))
         stack: list[int] = []
         seen_qualnames: dict[str, int] = {}
-        for node, name_node, kind, receiver in ordered:
+        for node, name_node, kind, receiver, callee in ordered:
             while stack and out.symbols[stack[-1]].end_byte < node.end_byte:
                 stack.pop()
             parent = stack[-1] if stack else None
             name = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
+            # A block a call opens (`describe("x", ...)`): `describe(x)`, never a name the code defines.
+            piece = name if callee is None else f"{source[callee.start_byte : callee.end_byte].decode('utf-8', 'replace')}({name})"
             if receiver is not None:
                 prefix = source[receiver.start_byte : receiver.end_byte].decode("utf-8", "replace")
-                qualname = f"{prefix.lstrip('*&')}.{name}"
+                qualname = f"{prefix.lstrip('*&')}.{piece}"
             elif parent is not None:
-                qualname = f"{out.symbols[parent].qualname}.{name}"
+                qualname = f"{out.symbols[parent].qualname}.{piece}"
             else:
-                qualname = name
+                qualname = piece
             if kind == "function" and (receiver is not None or (parent is not None and out.symbols[parent].kind in CONTAINER_KINDS)):
                 kind = "method"
             count = seen_qualnames.get(qualname, 0) + 1

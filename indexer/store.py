@@ -464,13 +464,14 @@ class Store:
         return dict(self.db.execute("SELECT path, language FROM files WHERE status='ok'"))
 
     def symbol_names(self, name: str | None = None):
-        """(name, path, qualified name) of every symbol but module headers, or of those
-        called `name` (through the name index): what references resolve against. Rows
-        stream from the cursor: all of them at once would be millions of tuples on the kernel."""
+        """(name, path, qualified name) of every symbol but module headers and test
+        blocks (a test titled "parse" defines no `parse`), or of those called `name`
+        (through the name index): what references resolve against. Rows stream from
+        the cursor: all of them at once would be millions of tuples on the kernel."""
         where, args = ("name=? AND ", (name,)) if name is not None else ("", ())
         return self.db.execute(
             f"SELECT name, path, substr(id, length(path) + 2) FROM nodes WHERE {where}kind='symbol' "
-            "AND sym_kind IS NOT 'module' ORDER BY rowid", args)
+            "AND sym_kind NOT IN ('module', 'test') ORDER BY rowid", args)
 
     def imports_of(self, paths) -> list[tuple[str, str, int, str]]:
         return self._in("SELECT path, target, line, names FROM imports WHERE path IN ({})", paths)

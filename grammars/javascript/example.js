@@ -72,3 +72,10 @@ module.exports.withRetry = function withRetry(op) {
 
 export { delays };
 export * from "./strategies.js";
+
+// Specs beside the code (mocha): each describe/it block is a symbol named by its title.
+describe("backoff", function () {
+  it("doubles the delay each attempt", function () {
+    assert.equal(backoff(100, 2), 400);
+  });
+});

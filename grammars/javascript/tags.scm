@@ -39,6 +39,21 @@
 (export_statement declaration: (generator_function_declaration name: (identifier) @name)) @definition.function
 
 
+; ------------------------------------------------------------ test blocks
+; describe/it/test blocks (and their .only/.skip forms) are what a test file is
+; made of: each is a symbol named by its title, `describe(title)` in its
+; qualified name (never one of the code's), nested as written, so the words of a
+; test are found in the test, not lost between definitions.
+(expression_statement
+  (call_expression
+    function: [
+      (identifier) @_fn @callee
+      (member_expression object: (identifier) @_fn) @callee
+    ]
+    arguments: (arguments . (string (string_fragment) @name)))
+  (#match? @_fn "^(describe|context|suite|it|test|specify)$")) @definition.test
+
+
 ; ---------------------------------------------------------------- members
 
 ; Methods (including constructors, getters/setters and static methods).

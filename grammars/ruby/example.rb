@@ -52,3 +52,15 @@ module Retry
     end
   end
 end
+
+# Specs beside the code (minitest/spec): each describe/it block is a symbol named
+# by its title or the constant it describes.
+if __FILE__ == $PROGRAM_NAME
+  require "minitest/autorun"
+
+  describe Retry do
+    it "doubles the delay each attempt" do
+      _(Retry.backoff(1, 2)).must_equal 4
+    end
+  end
+end

@@ -25,6 +25,16 @@
 (assignment
   left: (constant) @name) @definition.constant
 
+; ------------------------------------------------------------ test blocks
+; RSpec and minitest/spec blocks (`describe Foo do`, `it "does y" do`) are what a
+; test file is made of: each is a symbol named by its title or the constant it
+; describes, `it(title)` in its qualified name, nested as written.
+(call
+  method: (identifier) @_fn @callee
+  arguments: (argument_list . [(string (string_content) @name) (constant) @name (scope_resolution) @name])
+  block: [(do_block) (block)]
+  (#match? @_fn "^(describe|context|it|specify|example|feature|scenario|shared_examples|shared_context)$")) @definition.test
+
 ; ---------------------------------------------------------------- references
 
 ; Explicit calls (`foo(x)`, `obj.foo`, `Foo.new`); bare zero-argument
