@@ -79,3 +79,7 @@ describe("backoff", function () {
     assert.equal(backoff(100, 2), 400);
   });
 });
+
+it("gives up after maxAttempts", function () {
+  assert.throws(() => withRetry(() => { throw new Error("down"); }));
+});

@@ -26,14 +26,22 @@
   left: (constant) @name) @definition.constant
 
 ; ------------------------------------------------------------ test blocks
-; RSpec and minitest/spec blocks (`describe Foo do`, `it "does y" do`) are what a
-; test file is made of: each is a symbol named by its title or the constant it
-; describes, `it(title)` in its qualified name, nested as written.
+; RSpec and minitest/spec files are made of describe/it blocks. Each `describe`
+; (or context, feature, shared examples) is a symbol named by its title or the
+; constant it describes, with `describe(title)` in its qualified name; the `it`
+; blocks inside are its body, except those at the top of a file.
 (call
   method: (identifier) @_fn @callee
   arguments: (argument_list . [(string (string_content) @name) (constant) @name (scope_resolution) @name])
   block: [(do_block) (block)]
-  (#match? @_fn "^(describe|context|it|specify|example|feature|scenario|shared_examples|shared_context)$")) @definition.test
+  (#match? @_fn "^(describe|context|feature|shared_examples|shared_context)$")) @definition.test
+
+(program
+  (call
+    method: (identifier) @_fn @callee
+    arguments: (argument_list . [(string (string_content) @name) (constant) @name (scope_resolution) @name])
+    block: [(do_block) (block)]
+    (#match? @_fn "^(it|specify|example|scenario)$")) @definition.test)
 
 ; ---------------------------------------------------------------- references
 

@@ -114,10 +114,12 @@
 
 
 ; ------------------------------------------------------------ test blocks
-; describe/it/test blocks (and their .only/.skip forms) are what a test file is
-; made of: each is a symbol named by its title, `describe(title)` in its
-; qualified name (never one of the code's), nested as written, so the words of a
-; test are found in the test, not lost between definitions.
+; A test file is made of describe/it blocks, not definitions. Each `describe`
+; (or context, suite; .only/.skip too) is a symbol named by its title, with
+; `describe(title)` in its qualified name (never one of the code's), so the
+; words of its tests are found in it; the `it`/`test` blocks inside are its body
+; (one node per test crowds a question's answer with near-identical tests),
+; except those at the top of a file, which stand alone.
 (expression_statement
   (call_expression
     function: [
@@ -125,7 +127,17 @@
       (member_expression object: (identifier) @_fn) @callee
     ]
     arguments: (arguments . (string (string_fragment) @name)))
-  (#match? @_fn "^(describe|context|suite|it|test|specify)$")) @definition.test
+  (#match? @_fn "^(describe|context|suite)$")) @definition.test
+
+(program
+  (expression_statement
+    (call_expression
+      function: [
+        (identifier) @_fn @callee
+        (member_expression object: (identifier) @_fn) @callee
+      ]
+      arguments: (arguments . (string (string_fragment) @name)))
+    (#match? @_fn "^(it|test|specify)$")) @definition.test)
 
 
 ; ---------------------------------------------------------------- members
