@@ -11,6 +11,7 @@ import (
 // MaxAttempts is the default number of attempts before giving up.
 const MaxAttempts = 5
 
+// ErrExhausted is returned when every attempt failed.
 var ErrExhausted = errors.New("retry: attempts exhausted")
 
 // Operation is a unit of work that may fail transiently.

@@ -52,6 +52,19 @@
 (const_spec
   name: (identifier) @name) @definition.constant
 
+; Package-level variables, the same way (`var ErrClosed = errors.New(...)`,
+; `var DefaultWriter io.Writer = os.Stdout`); a function's locals are not
+; symbols, and `_` (an interface assertion) names nothing.
+(source_file
+  (var_declaration
+    (var_spec name: (identifier) @name) @definition.variable)
+  (#not-eq? @name "_"))
+(source_file
+  (var_declaration
+    (var_spec_list
+      (var_spec name: (identifier) @name) @definition.variable))
+  (#not-eq? @name "_"))
+
 ; ---------------------------------------------------------------- references
 
 (call_expression
