@@ -70,3 +70,12 @@ final class RetryPolicy
         return new self(new NullSleeper(), $logger);
     }
 }
+
+// Pest tests beside the code: each describe block, and each test at the top, is a symbol.
+describe('RetryPolicy', function () {
+    it('gives up after the last attempt', function () {
+        expect(RetryPolicy::forTesting(new NullLogger())->maxAttempts())->toBe(3);
+    });
+});
+
+test('backoff doubles', fn () => expect(true)->toBeTrue());

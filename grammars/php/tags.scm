@@ -30,6 +30,23 @@
   (const_element
     (name) @name) @definition.constant)
 
+; ------------------------------------------------------------ test blocks
+; Pest files are made of describe/it blocks. Each `describe` is a symbol named by
+; its title, `describe(title)` in its qualified name; the `it`/`test` blocks
+; inside are its body, except those at the top of a file.
+(expression_statement
+  (function_call_expression
+    function: (name) @_fn @callee
+    arguments: (arguments . (argument (string (string_content) @name))))
+  (#eq? @_fn "describe")) @definition.test
+
+(program
+  (expression_statement
+    (function_call_expression
+      function: (name) @_fn @callee
+      arguments: (arguments . (argument (string (string_content) @name))))
+    (#match? @_fn "^(it|test)$")) @definition.test)
+
 ; ---------------------------------------------------------------- references
 
 (function_call_expression
