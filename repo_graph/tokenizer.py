@@ -146,9 +146,15 @@ class Tokenizer:
         self._loaded = threading.Event()
         self._lock = threading.Lock()  # one text at a time through the helper's pipe
         self._cache: dict[str, int] = {}
+        self._started = False
 
     def start(self) -> "Tokenizer":
-        threading.Thread(target=self._load, name="tokenizer-load", daemon=True).start()
+        """Begin loading (once; counting starts it too, but then the first count waits)."""
+        if not self._started:
+            with self._lock:
+                if not self._started:
+                    self._started = True
+                    threading.Thread(target=self._load, name="tokenizer-load", daemon=True).start()
         return self
 
     def _load(self) -> None:
@@ -170,7 +176,7 @@ class Tokenizer:
             sys.stderr.write(f"repo-graph: warning: no local tokenizer ({exc}); canonical_token_cost omitted\n")
 
     def wait_loaded(self, timeout: float = 30) -> None:
-        self._loaded.wait(timeout)
+        self.start()._loaded.wait(timeout)
 
     @property
     def helper_pid(self) -> int | None:
@@ -178,7 +184,7 @@ class Tokenizer:
 
     def count(self, content: str, digest: str) -> int | None:
         """Tokens in `content` (whose digest is `digest`), or None without a tokenizer."""
-        self._loaded.wait(30)
+        self.wait_loaded()
         cached = self._cache.get(digest)
         if cached is not None:
             return cached

@@ -107,3 +107,11 @@ def test_the_helper_ends_with_its_provider(repo, provider_factory):
     while stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] != "Z" and time.monotonic() < deadline:
         time.sleep(0.05)  # gone, or a zombie its new parent has not reaped: either way it has exited
     assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_a_tokenizer_never_started_loads_on_its_first_count(tmp_path):
+    tok = Tokenizer(tmp_path)  # no start(): counting must not wait out a timeout
+    t = time.monotonic()
+    assert tok.count(TEXT, "g") == _shipped_count(TEXT)
+    assert time.monotonic() - t < 20
+    tok.close()
