@@ -27,6 +27,9 @@ export function backoff(baseMs: number, attempt: number): number {
   return baseMs * 2 ** attempt;
 }
 
+/** The first item, or the fallback when there is none (a generic arrow function). */
+export const firstOr = <T>(items: readonly T[], fallback: T): T => items[0] ?? fallback;
+
 /** Sleeps for the given number of milliseconds. */
 const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));

@@ -153,10 +153,14 @@
 (abstract_method_signature
   name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 
-; const/let/var f = () => ... / function () {...} / class {...}
+; const/let/var f = () => ... / function () {...} / class {...}. A generic arrow
+; function in a .ts file, `const f = <T>(x: T) => ...`, parses as an old-style
+; type assertion `<T>` wrapping the arrow function (a node TSX, which inherits
+; this file, does not have): any value whose child is an arrow function counts.
 (variable_declarator
   name: (identifier) @name
-  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+  value: [(arrow_function) (function_expression) (generator_function)
+          (_ (arrow_function))]) @definition.function
 
 (variable_declarator
   name: (identifier) @name
