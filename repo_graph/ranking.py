@@ -73,9 +73,8 @@ FEEDBACK_FILES = 3
 FEEDBACK_MIN_MATCH = 0.5  # of the best match: a weak match is no stand-in for an anchor
 # A doc naming a best match gets this share of the feedback: a README names the best
 # match because it names everything (sinatra's README.md was in 26 of 40 unanchored
-# top fives). At 0, over
-# the ten benchmark repositories no R@5 fell and four rose (cobra +0.031, sinatra
-# +0.025, ripgrep and httpx +0.008).
+# top fives). At 0, over the ten benchmark repositories no R@5 fell and four rose
+# (cobra +0.031, sinatra +0.025, ripgrep and httpx +0.008).
 FEEDBACK_DOCS = 0.0
 SYMBOLS_PER_RELATED_FILE = 6
 ANCHOR_FILE_FRAMES = 2  # the host has an anchored file open: a glimpse of it, then its neighbours
