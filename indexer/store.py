@@ -94,6 +94,21 @@ class FileState:
     valid_from: str
 
 
+def _names_in_part(parts: list[str], node: NodeRow) -> bool:
+    qualified = node.id.partition("#")[2].split(".")
+    if qualified[-len(parts):] == parts:
+        return True  # the outer namespaces left out
+    if parts[-len(qualified):] != qualified:
+        return False
+    folded = {_fold(p) for p in posixpath.splitext(node.path)[0].split("/")}
+    return all(_fold(p) in folded for p in parts[: -len(qualified)])
+
+
+def _fold(name: str) -> str:
+    """`EncryptedCookie`, `encrypted_cookie` and `encrypted-cookie` alike."""
+    return name.replace("_", "").replace("-", "").lower()
+
+
 class NodeRow(NamedTuple):
     """One file, symbol or section: ids and small attributes, never source text.
     A tuple: millions cross from the parsing processes and back out of SQLite, and a
@@ -434,12 +449,19 @@ class Store:
         return [n for _, n in self._nodes("WHERE path=? ORDER BY start_line", (path,))]
 
     def find_by_name(self, name: str, limit: int = 50) -> list[NodeRow]:
-        """Symbols whose name, qualified name or title is `name` (bare-name anchors).
-        Looked up by the indexed name (the whole text, or its last dotted part), so a
-        kernel-sized index answers as fast as a small one."""
+        """Symbols whose name, qualified name or title is `name` (bare-name anchors,
+        names a question writes). Failing that, for a dotted name, symbols it names in
+        part: the tail of a qualified name (`Protection.EncryptedCookie`), or a qualified
+        name behind the directories and file it lives in, as namespaces spell them out
+        (`Slim.Http.Headers`, `com.google.gson.Gson`, `packing.pack`). Looked up by the
+        indexed name (the whole text, or its last dotted part), so a kernel-sized index
+        answers as fast as a small one."""
         last = name.rsplit(".", 1)[-1]
-        rows = self._nodes("WHERE name IN (?, ?) AND kind!='file' ORDER BY rowid", (name, last))
-        return [n for _, n in rows if name in (n.name, n.title, n.id.partition("#")[2])][:limit]
+        rows = [n for _, n in self._nodes("WHERE name IN (?, ?) AND kind!='file' ORDER BY rowid", (name, last))]
+        exact = [n for n in rows if name in (n.name, n.title, n.id.partition("#")[2])]
+        if exact or last == name:
+            return exact[:limit]
+        return [n for n in rows if _names_in_part(name.split("."), n)][:limit]
 
     def paths_under(self, prefix: str) -> list[str]:
         """Indexed files whose path starts with `prefix` (a directory and a slash)."""

@@ -70,9 +70,6 @@ def resolve(index, anchor: str) -> Resolved:
         if full.is_file() and index.ensure_fresh(rel):
             return Resolved(anchor, (rel,))
     if not text.startswith("file:") and "/" not in text:
-        name = text.replace("::", ".")
-        found = store.find_by_name(name)
-        if not found and "." in name:
-            found = [n for n in store.find_by_name(name.rsplit(".", 1)[-1]) if n.title.endswith(name) or n.id.endswith(name)]
-        return Resolved(anchor, tuple(n.id for n in found))
+        name = text.replace("::", ".").replace("\\", ".").strip(".")  # Rust, C++, Ruby; PHP's `\Slim\App`
+        return Resolved(anchor, tuple(n.id for n in store.find_by_name(name)))
     return Resolved(anchor, ())

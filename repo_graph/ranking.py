@@ -201,13 +201,13 @@ def _unique(values: np.ndarray) -> np.ndarray:
 
 
 _BACKTICKED = re.compile(r"`([^`\n]{2,120})`")
-_QUALIFIED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*")
+_QUALIFIED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|\\)[A-Za-z_][A-Za-z0-9_]*)*")  # `\`: PHP's namespaces
 _CAMEL_HUMP = re.compile(r"[a-z0-9][A-Z]")
 
 
 def _code_names(text: str) -> list[str]:
     """Names the text writes in the code forms MENTION_FORMS counts: backticked spans,
-    words with a dot or `::` between parts, an underscore, or a hump (`BindPlain`);
+    words with a dot, `::` or `\\` between parts, an underscore, or a hump (`BindPlain`);
     never plain capitalised words (`Render` starts a sentence as often as it names a
     method)."""
     named = []
@@ -218,11 +218,11 @@ def _code_names(text: str) -> list[str]:
                 named.append(found.group())
     for word in _QUALIFIED_NAME.findall(text):
         inner = word.strip("_")
-        if (("qualified" in MENTION_FORMS and ("." in word or "::" in word))
+        if (("qualified" in MENTION_FORMS and ("." in word or "::" in word or "\\" in word))
                 or ("underscored" in MENTION_FORMS and "_" in inner)
                 or ("humped" in MENTION_FORMS and _CAMEL_HUMP.search(word))):
             named.append(word)
-    return [n.replace("::", ".") for n in dict.fromkeys(named) if len(n) >= 3]
+    return [n.replace("::", ".").replace("\\", ".") for n in dict.fromkeys(named) if len(n) >= 3]
 
 
 def mentioned(index, text: str) -> dict[int, tuple[float, str]]:

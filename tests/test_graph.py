@@ -214,6 +214,32 @@ def test_unanchored_question_favours_what_the_best_match_leads_to(provider_facto
     assert ids.index("zz_helpers.py#quota") < ids.index("aa_other.py#quota")
 
 
+def test_a_name_spelled_with_its_namespace_finds_its_definition(tmp_path):
+    """PHP, Java and Python name a symbol through the directories it lives in; Ruby
+    names nest modules a question may leave out."""
+    from repo_graph import ranking
+
+    files = {
+        "Slim/Http/Headers.php": "<?php\nnamespace Slim\\Http;\nclass Headers {\n  public function all() { return []; }\n}\n",
+        "Slim/Http/Cookies.php": "<?php\nnamespace Slim\\Http;\nclass Cookies {\n}\n",
+        "lib/rack/protection/encrypted_cookie.rb": "module Rack\n  module Protection\n    class EncryptedCookie\n"
+                                                   "      def call(env)\n      end\n    end\n  end\nend\n",
+        "pkg/packing.py": "def pack(frames):\n    return frames\n",
+        "other/pack.py": "def pack(x):\n    return x\n",
+    }
+    index = RepoIndex(make_repo(tmp_path / "ns", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    ids = lambda name: [n.id for n in index.store.find_by_name(name)]  # noqa: E731
+    assert ranking._code_names("Update docblocks in \\Slim\\Http\\Headers") == ["Slim.Http.Headers"]
+    assert ids("Slim.Http.Headers") == ["Slim/Http/Headers.php#Headers"]
+    assert ids("Http.Headers.all") == ["Slim/Http/Headers.php#Headers.all"]
+    assert ids("Protection.EncryptedCookie") == ["lib/rack/protection/encrypted_cookie.rb#Rack.Protection.EncryptedCookie"]
+    assert ids("packing.pack") == ["pkg/packing.py#pack"]
+    assert ids("Cookies.Headers") == [] and ids("Other.Http.Headers") == []  # every part must name something
+    top = ranking.rank(index, "Update docblocks in \\Slim\\Http\\Headers", set())[0]
+    assert top.node.path == "Slim/Http/Headers.php"
+
+
 def test_a_symbol_named_as_type_dot_member_leads(tmp_path, monkeypatch):
     """`Parser.parse_header_line` in a question names one method: it leads files that
     share more of the question's words. Backticks or snake_case alone do not (they

@@ -182,7 +182,8 @@ def test_g4_own_target_uri_works_as_anchor(provider):
 @pytest.mark.parametrize(
     "anchor",
     ["src/config.py", "./src/config.py", "{root}/src/config.py", "{uri}/src/config.py", "src", "RetryPolicy",
-     "config.RetryPolicy", "src/config.py#RetryPolicy.delay"],
+     "config.RetryPolicy", "src.config.RetryPolicy", "src::config::RetryPolicy", "\\src\\config\\RetryPolicy",
+     "config.RetryPolicy.delay", "src/config.py#RetryPolicy.delay"],
 )
 def test_g4_anchored_frames_rank_first_for_every_anchor_form(provider, repo, anchor):
     anchor = anchor.format(root=repo, uri=repo.as_uri())
