@@ -13,6 +13,7 @@ import posixpath
 import sqlite3
 import threading
 import weakref
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -135,6 +136,8 @@ class NodeRow(NamedTuple):
 NODE_COLUMNS = NodeRow._fields  # the nodes table's columns, in this order
 NODE_KIND = 1 + NODE_COLUMNS.index("kind")  # in put_files' rows, after the rowid
 NODE_LENGTH = 1 + NODE_COLUMNS.index("length")
+NODE_PATH = 1 + NODE_COLUMNS.index("path")
+NODE_PARENT = 1 + NODE_COLUMNS.index("parent")
 # Columns that usually repeat another are stored NULL when they do, and read back
 # whole: a title is mostly the name (C has no module prefix), a frame's content digest
 # the span's (valid UTF-8; a file node has none). drivers/net's index: 626 -> 590 MB.
@@ -155,6 +158,13 @@ def _node_sql() -> tuple[str, str]:
 
 _NODE_SELECT, _NODE_VALUES = _node_sql()
 node_row = partial(tuple.__new__, NodeRow)  # its values, as a tuple, to a NodeRow: in C, no Python per row
+
+
+def _count_file(delta: Counter, status: str, language: str | None, n: int) -> None:
+    if status == "ok":
+        delta["files"] += n
+        if language is not None:
+            delta["lang:" + language] += n
 
 
 def file_stem(path: str) -> str:
@@ -272,6 +282,8 @@ class Store:
         with self.lock:
             for name, statement in _BULK_INDEXES.items():
                 self.db.execute(f"DROP INDEX IF EXISTS {name}" if on else statement)
+            if on:
+                self.db.execute("DELETE FROM meta WHERE key='counts'")  # counted once at the end, not per batch
 
     def close(self) -> None:
         with self.lock:
@@ -350,13 +362,38 @@ class Store:
             (state.size, state.mtime_ns, state.inode, state.path),
         )
 
-    def _changed(self) -> None:
-        """Every write that can change counts() says so, inside its transaction."""
-        self.db.execute("INSERT INTO meta VALUES('generation', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
+    def _tally(self, delta: Counter) -> None:
+        """Move the kept counts() by what one write added (or, negative, removed), inside
+        its transaction: counting afresh scans every node row (seconds on the kernel).
+        Without kept counts (a first index loads in bulk) there is nothing to move."""
+        counts = self._kept_counts()
+        if counts is None or not delta:
+            return
+        for key, n in delta.items():
+            into, key = (counts["languages"], key[5:]) if key.startswith("lang:") else (counts, key)
+            into[key] = into.get(key, 0) + n
+            if not into[key] and key not in ("files", "edges"):
+                del into[key]  # as a fresh count has it: no row, no key
+        self.set_meta("counts", json.dumps(counts))
+
+    def _kept_counts(self) -> dict | None:
+        kept = json.loads(self.get_meta("counts") or "null")
+        return None if kept is None or "generation" in kept else kept  # that: counted by an older release
+
+    def _counted(self) -> bool:
+        return self._kept_counts() is not None
 
     def delete_file(self, path: str) -> list[str]:
         """Remove a file's rows; returns the ids of the nodes that went."""
-        self._changed()
+        delta = Counter()
+        if self._counted():
+            for status, language in self.db.execute("SELECT status, language FROM files WHERE path=?", (path,)):
+                _count_file(delta, status, language, -1)
+            for kind, n, contained in self.db.execute(
+                    "SELECT kind, count(*), total(instr(parent, '#') > 0 AND parent != path) FROM nodes WHERE path=? "
+                    "GROUP BY kind", (path,)):
+                delta[kind] -= n
+                delta["edges"] -= int(contained) + (n if kind != "file" else 0)
         ids = [r[0] for r in self.db.execute("SELECT id FROM nodes WHERE path=?", (path,))]
         self.db.execute(
             "UPDATE corpus SET (nodes, length) = (SELECT corpus.nodes - count(*), corpus.length - coalesce(sum(nodes.length), 0) "
@@ -366,7 +403,10 @@ class Store:
             for table in ("postings", "uses", "used"):  # keyed by the file node's rowid
                 self.db.execute(f"DELETE FROM {table} WHERE file=?", row)
         for table in ("nodes", "imports", "links", "files"):
-            self.db.execute(f"DELETE FROM {table} WHERE path=?", (path,))
+            gone = self.db.execute(f"DELETE FROM {table} WHERE path=?", (path,)).rowcount
+            if table == "links":
+                delta["edges"] -= gone
+        self._tally(delta)
         return ids
 
     def put_file(self, state: FileState, nodes, postings, uses, imports, warnings: str = "") -> None:
@@ -378,7 +418,6 @@ class Store:
     def put_files(self, batch) -> None:
         """put_file for many files at once: one statement per table, rowids assigned
         here (no round trip per node). Call between begin() and commit()."""
-        self._changed()
         next_rowid = (self.db.execute("SELECT max(rowid) FROM nodes").fetchone()[0] or 0) + 1
         files, node_rows, posting_rows, use_rows, used_rows, import_rows = [], [], [], [], [], []
         for state, nodes, postings, (uses, used), imports, warnings in batch:
@@ -406,6 +445,13 @@ class Store:
         ex("INSERT INTO uses VALUES(?,?)", use_rows)
         ex("INSERT INTO used VALUES(?,?)", used_rows)
         ex("INSERT INTO imports VALUES(?,?,?,?)", import_rows)
+        if self._counted():
+            delta = Counter(row[NODE_KIND] for row in node_rows)
+            for state, *_ in batch:
+                _count_file(delta, state.status, state.language, 1)
+            delta["edges"] += len(node_rows) - delta["file"] + sum(
+                1 for row in node_rows if row[NODE_PARENT] and "#" in row[NODE_PARENT] and row[NODE_PARENT] != row[NODE_PATH])
+            self._tally(delta)
 
     # -- nodes and edges ----------------------------------------------------
     def _nodes(self, where: str, args=()) -> list[tuple[int, NodeRow]]:
@@ -577,12 +623,13 @@ class Store:
 
     def replace_links(self, paths, links) -> None:
         """Links owned by `paths` become `links` [(path, src, dst, rel)]. Inside begin()/commit()."""
-        self._changed()
         paths = list(paths)
+        edges = 0
         for i in range(0, len(paths), 900):
             chunk = paths[i : i + 900]
-            self.db.execute(f"DELETE FROM links WHERE path IN ({','.join('?' * len(chunk))})", chunk)
-        self.db.executemany("INSERT INTO links VALUES(?,?,?,?)", links)
+            edges -= self.db.execute(f"DELETE FROM links WHERE path IN ({','.join('?' * len(chunk))})", chunk).rowcount
+        edges += self.db.executemany("INSERT INTO links VALUES(?,?,?,?)", links).rowcount
+        self._tally(Counter(edges=edges))
 
     def set_history(self, pairs, recent) -> None:
         """What git history says (indexer/history.py), replacing what it said before:
@@ -665,15 +712,14 @@ class Store:
 
     def counts(self) -> dict[str, int]:
         """Files, nodes per kind, edges, languages. Counting scans every node row (~4 s
-        on the kernel), so the answer is kept with the write generation it was counted
-        at and reused until a write moves it: a no-op refresh reads it back."""
-        with self.snapshot():
-            generation = self.get_meta("generation") or "0"
-            kept = json.loads(self.get_meta("counts") or "{}")
-            if kept.get("generation") == generation:
-                return kept["counts"]
+        on the kernel), so the answer is counted once and kept, each write moving it
+        (`_tally`); a first index, loaded in bulk, counts once at the end."""
+        with self.lock:
+            kept = self._kept_counts()
+            if kept is not None:
+                return kept
             out = self._count()
-        self.set_meta("counts", json.dumps({"generation": generation, "counts": out}))
+            self.set_meta("counts", json.dumps(out))
         return out
 
     def _count(self) -> dict[str, int]:

@@ -3,6 +3,8 @@ docs linked to what they name, and all of it kept right when files change."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from indexer.index import RepoIndex
@@ -267,25 +269,33 @@ def test_a_symbol_named_as_type_dot_member_leads(tmp_path, monkeypatch):
     index.close()
 
 
-def test_counts_are_kept_until_a_write_changes_them(mixed):
-    """A no-op refresh reads the counts back (counting scans every node); any write
-    (a file, its removal, re-resolved links) makes the next count a fresh one."""
+def test_counts_are_kept_and_each_write_moves_them(mixed):
+    """Counting scans every node row (seconds on the kernel): counts() is counted once
+    and kept, and every write (a file added, edited, emptied, removed, its links
+    re-resolved) moves the kept figures to what a fresh count says."""
     index, _ = mixed
-    before = index.store.counts()
-    assert index.store.get_meta("counts")  # kept
+    store = index.store
+    before = store.counts()
+    assert json.loads(store.get_meta("counts")) == before == store._count()
     assert index.refresh().symbols == before["symbol"]  # nothing changed: read back
     quiet = index.refresh(count=False)  # the watcher's pass: files only, no node scan
     assert (quiet.files, quiet.symbols) == (before["files"], 0)
     target = index.root / "pkg" / "b.py"
-    target.write_text(target.read_text() + "\n\ndef one_more():\n    return helper()\n")
-    assert index.ensure_fresh("pkg/b.py")
-    after = index.store.counts()
-    assert after["symbol"] == before["symbol"] + 1
-    assert after["edges"] == len(index.store.all_edges()) > before["edges"]
-    target.unlink()
-    assert not index.ensure_fresh("pkg/b.py")
-    gone = index.store.counts()
-    assert gone["files"] == before["files"] - 1 and gone["edges"] == len(index.store.all_edges())
+    steps = [
+        lambda: target.write_text(target.read_text() + "\n\nclass Extra:\n    def one_more(self):\n        return helper()\n"),
+        lambda: (index.root / "pkg" / "new.py").write_text("from .b import helper\n\ndef uses():\n    return helper()\n"),
+        lambda: target.write_text(""),  # a file with no symbols left
+        lambda: (index.root / "notes.md").write_text("# Notes\n\nSee `pkg/a.py`.\n"),
+        lambda: target.unlink(),
+        lambda: (index.root / "pkg" / "new.py").rename(index.root / "pkg" / "renamed.py"),
+    ]
+    for step in steps:
+        step()
+        index.refresh(count=False)
+        kept = json.loads(store.get_meta("counts"))
+        assert kept == store._count() == store.counts()
+        assert kept["edges"] == len(store.all_edges())
+    assert kept["files"] == before["files"] + 1 and kept["languages"]["markdown"] == before["languages"].get("markdown", 0) + 1
 
 
 def test_edge_count_holds_for_a_file_whose_name_has_a_hash(tmp_path):
