@@ -32,6 +32,38 @@ def doc_format(rel_path: str) -> str | None:
     return DOC_EXTENSIONS.get(PurePosixPath(rel_path).suffix.lower())
 
 
+# README.de.md, README_zh-CN.md, guide.pt-BR.md, docs/zh/index.md beside docs/en/index.md:
+# an ISO 639-1 language code, maybe a region (the list keeps build-go.md and guide-py.md out).
+_TRANSLATED = re.compile(r"^(?P<base>.+?)[._-](?P<tag>[a-z]{2})(?:[-_][A-Za-z]{2,4})?(?P<ext>\.[^.]+)$")
+_LANGUAGE_DIRECTORY = re.compile(r"^(?P<tag>[a-z]{2})(?:[-_][A-Za-z]{2,4})?$")
+_LANGUAGE_CODES = frozenset("""
+    aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee
+    el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is
+    it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms
+    mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk
+    sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi
+    yo za zh zu""".split())
+
+
+def translated_from(rel_path: str) -> str | None:
+    """The doc a file's path says it translates (README.md for README.de.md, the
+    docs/en/ page for its docs/zh/ namesake), by the path alone: the caller checks
+    that doc exists."""
+    if not doc_format(rel_path):
+        return None
+    directory, _, name = rel_path.rpartition("/")
+    found = _TRANSLATED.match(name)
+    if found is not None and found["tag"] in _LANGUAGE_CODES:
+        base = found["base"] + found["ext"]
+        return f"{directory}/{base}" if directory else base
+    parts = rel_path.split("/")
+    for i, part in enumerate(parts[:-1]):
+        found = _LANGUAGE_DIRECTORY.match(part)
+        if found is not None and found["tag"] in _LANGUAGE_CODES and found["tag"] != "en":
+            return "/".join(parts[:i] + ["en"] + parts[i + 1 :])
+    return None
+
+
 def slugify(title: str) -> str:
     slug = re.sub(r"[^\w\- ]", "", title.lower()).strip().replace(" ", "-")
     return re.sub(r"-{2,}", "-", slug) or "section"

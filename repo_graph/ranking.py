@@ -16,7 +16,7 @@ import numpy as np
 
 from indexer.parse import MODULE_FRAGMENT, speaks_for_file
 from indexer.resolve import is_release_notes
-from indexer.sections import doc_format
+from indexer.sections import doc_format, translated_from
 from indexer.store import NodeRow
 from indexer.terms import terms
 
@@ -80,6 +80,10 @@ SYMBOLS_PER_RELATED_FILE = 6
 ANCHOR_FILE_FRAMES = 2  # the host has an anchored file open: a glimpse of it, then its neighbours
 JOINED_HEADER_MATCH = 0.6  # the match a header joined to an anchor needs to be sent (0.3 cost flask 0.2 R@5)
 RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it documents no code
+# README.de.md beside README.md says what it says, to a reader of another language: a
+# question in one language needs one copy, and the translations' code blocks and names
+# match it as well as the original does (sinatra's README in 11 languages).
+TRANSLATION_FACTOR = 0.3
 # A doc section naming none of the repository's code (a code of conduct, a list of
 # users) is rarely the context a change needs, and prose shares more words with a
 # question than code does. Measured on seven repositories: 1.0 -> 0.4 lifted mean R@5
@@ -185,6 +189,12 @@ def lexical(index, text: str, related: dict[str, float] | None = None) -> dict[i
     keep = _unique(np.concatenate((_top(key, MAX_CANDIDATES), _top(match, PPR_LEXICAL_SEEDS))))
     paths = index.store.ids_of_rowids(int(f) for f in _unique(file_of_node[keep]))
     factor = {f: RELEASE_NOTES_FACTOR if is_release_notes(p) else 1.0 for f, p in paths.items()}
+    if TRANSLATION_FACTOR != 1.0:
+        originals = {f: translated_from(p) for f, p in paths.items()}
+        present = index.store.nodes_by_id(o for o in originals.values() if o)
+        for f, original in originals.items():
+            if original in present:
+                factor[f] *= TRANSLATION_FACTOR
     out = {}
     for i in keep:
         f = int(file_of_node[i])

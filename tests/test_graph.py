@@ -381,6 +381,41 @@ def test_g3_a_namesake_in_another_directory_is_related_unless_the_name_is_everyw
     index.close()
 
 
+@pytest.mark.parametrize("path,original", [
+    ("README.de.md", "README.md"), ("README_zh-CN.md", "README.md"), ("docs/guide.pt-BR.md", "docs/guide.md"),
+    ("docs/zh/docs/tutorial/first.md", "docs/en/docs/tutorial/first.md"), ("docs/zh-hant/index.md", "docs/en/index.md"),
+    ("README.md", None), ("docs/en/index.md", None), ("docs/build-go.md", None), ("docs/api.md", None),
+    ("src/main.de.py", None), ("CHANGELOG.v2.md", None),
+])
+def test_a_translated_doc_names_its_original_by_its_path(path, original):
+    from indexer.sections import translated_from
+
+    assert translated_from(path) == original
+
+
+def test_a_translation_ranks_below_its_original(tmp_path, monkeypatch):
+    """README.de.md repeats README.md's code blocks and names, so it matches as well:
+    one copy is what a question needs. Without an original beside it, a translation
+    is the only copy and keeps its weight."""
+    from repo_graph import ranking
+
+    text = "# Sessions\n\nEnable sessions with `enable :sessions`; the session secret signs the cookie.\n"
+    index = RepoIndex(make_repo(tmp_path / "tr", {"README.md": text, "README.de.md": text, "docs/fr/intro.md": text}),
+                      cache_dir=tmp_path / "cache")
+    index.refresh()
+
+    def scores():
+        return {c.node.path: c.score for c in ranking.rank(index, "enable the session secret", set())}
+
+    ranked = scores()
+    assert max(ranked, key=ranked.get) == "README.md"
+    assert ranked["README.de.md"] < 0.5 * ranked["docs/fr/intro.md"]  # docs/en/intro.md is not there
+    monkeypatch.setattr(ranking, "TRANSLATION_FACTOR", 1.0)
+    ranked = scores()
+    assert ranked["README.de.md"] >= ranked["docs/fr/intro.md"]
+    index.close()
+
+
 def test_a_doc_section_naming_code_ranks_above_one_naming_none(provider_factory, tmp_path):
     """Of two sections matching the question, the one naming the repository's code
     leads, though the other repeats the question's words more (UNLINKED_DOC_FACTOR:
