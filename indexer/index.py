@@ -24,7 +24,8 @@ from .graph import CodeGraph
 from .extract import PARTIAL_WARNING
 from .parse import FileRecord
 from .priority import Priority
-from .resolve import MAX_GLOBAL_MATCHES, Resolver
+from .resolve import MAX_GLOBAL_MATCHES, RESOLVE_RULES, Resolver
+from .sections import DOC_EXTENSIONS
 from .store import FileState, NodeRow, Store, db_path_for
 from .walk import DEFAULT_MAX_FILE_BYTES, IgnoreRules, WalkedFile, WalkReport, walk
 
@@ -186,6 +187,19 @@ class RepoIndex:
         for path in self.store.indexed_files():
             self._touch(path, ())
 
+    def _resolve_again_if_rules_changed(self) -> None:
+        """An index resolved by a release with other rules (resolve.RESOLVE_RULES) has
+        links this one would not make, or lacks some it would: unchanged files keep
+        their links otherwise, until they change."""
+        if self.store.get_meta("resolve_rules") == RESOLVE_RULES:
+            return
+        if not self.store.file_count():
+            self.store.set_meta("resolve_rules", RESOLVE_RULES)  # a new index: these rules from its first link
+            return
+        sys.stderr.write("repo-graph: this release resolves names differently; resolving the links again\n")
+        for path in self.store.indexed_files():
+            self._touch(path, ())
+
     def _touch(self, path: str, old_ids, new_ids=()) -> None:
         """Remember what a change did to a file, for _resolve: the ids it had before
         the first change since the last resolution, and the ids it has now. Past
@@ -307,6 +321,12 @@ class RepoIndex:
             executor.submit(int).result()  # fork every worker now, from this thread, before any other starts
         return executor, True
 
+    def _readable(self) -> str:
+        """The file names and extensions this release parses: when a new one reads more
+        (reStructuredText, a grammar), files indexed as unsupported are read again."""
+        return " ".join(sorted(DOC_EXTENSIONS) + sorted(
+            {n for spec in self.registry.languages.values() for n in spec.extensions + spec.filenames}))
+
     def refresh(self, progress=None, executor=None, *, count: bool = True) -> Summary:
         """Bring the index in line with the tree: parse new and changed files, drop gone ones.
         count=False: the summary's node and edge counts stay 0 (after a write they take a
@@ -318,6 +338,7 @@ class RepoIndex:
         self._partial = 0
         self.rules.invalidate()  # a .gitignore may have changed while nobody watched
         self._recover_resolution()
+        self._resolve_again_if_rules_changed()
         give_way = self.priority.give_way
         files = []
         for walked in walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules):
@@ -326,13 +347,16 @@ class RepoIndex:
         lap = _Laps(summary.phases)
         lap("walk")
         seen = {f.path for f in files}
+        readable = self._readable()
+        reread = self.store.get_meta("readable") != readable  # a release that reads more: take up what it skipped
         todo = []
         for walked in files:
             old = known.get(walked.path)
-            if _unchanged(old, walked):
+            skipped = reread and old is not None and old.status == "unsupported"
+            if _unchanged(old, walked) and not skipped:
                 summary.unchanged += 1
-            else:
-                todo.append((walked, old.digest if old is not None else None))
+            else:  # the old digest: same bytes are not parsed again (a branch switch), unless skipped before
+                todo.append((walked, old.digest if old is not None and not skipped else None))
         # A first index (mostly new files) loads rows with the lookup indexes dropped, and
         # builds them once the links are in too: sorted builds beat millions of random inserts.
         bulk = len(todo) > BULK_FILES and len(todo) > len(known)
@@ -355,6 +379,7 @@ class RepoIndex:
                 )
             self._partial = None
             self._link(lap)
+            self.store.set_meta("resolve_rules", RESOLVE_RULES)
         finally:
             if bulk:
                 self.store.bulk_load(False)
@@ -364,6 +389,7 @@ class RepoIndex:
         self.update_history()
         lap("history")
         self.store.set_meta("complete", "1")
+        self.store.set_meta("readable", readable)
         self.store.set_meta("indexed_at", utc_stamp())
         self.ready.set()
         counts = self.store.counts() if count else {"files": self.store.file_count(), "edges": 0, "languages": {}}

@@ -15,11 +15,17 @@ from pathlib import PurePosixPath
 
 from grammars import Registry
 
+from .names import named_in_part
+
 IMPORTS = "code.imports"
 CALLS = "code.calls"
 REFERENCES = "code.references"
 DOCUMENTS = "doc.documents"
 
+# What names resolve to, by rule: change it with the rules, and an index resolved under
+# others is resolved again on its next refresh (its files need not change). 2: dotted
+# names in docs through the directories they spell (`flask.app.Flask`).
+RESOLVE_RULES = "2"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -274,8 +280,9 @@ class Resolver:
             qual = self._qualified(dotted)
             if qual:
                 return qual[:MAX_GLOBAL_MATCHES]
-            found = [i for i in _ids(last, found) if i.endswith(dotted)]
-            return found if len(found) == 1 else []
+            parts = dotted.split(".")  # `flask.app.Flask`, `pkg.retry.RetryPolicy`: namespaces as directories
+            found = [d for d in found if named_in_part(parts, d[0], (d[1] or last).split("."))]
+            return _ids(last, found) if len(found) == 1 else []
         return _ids(last, found) if len(found) == 1 else []  # prose names one thing, or says nothing
 
     def readme_targets(self, path: str) -> list[str]:

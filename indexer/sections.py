@@ -1,5 +1,6 @@
-"""Doc files split into sections: a section is its heading plus the body up to the
-next heading of the same or higher level, so it contains its subsections.
+"""Doc files (Markdown, reStructuredText) split into sections: a section is its
+heading plus the body up to the next heading of the same or higher level, so it
+contains its subsections.
 
 Text before the first heading is a section of its own, titled by the file name.
 """
@@ -10,11 +11,15 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-DOC_EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".mdx": "markdown"}
+DOC_EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".rst": "restructuredtext"}
 
 _ATX = re.compile(rb"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*\r?$")
 _SETEXT = re.compile(rb"^ {0,3}(=+|-+)[ \t]*\r?$")
 _FENCE = re.compile(rb"^ {0,3}(`{3,}|~{3,})")
+# reStructuredText: a title is a line of text underlined, and maybe overlined, by one
+# punctuation character repeated; its level is the order in which the document first
+# uses that style. (Simple tables' `=====  =====` rules have gaps, so they are no title.)
+_ADORNMENT = re.compile(rb"^([!-/:-@\[-`{-~])\1{2,}[ \t]*\r?$")
 
 
 @dataclass(slots=True)
@@ -92,7 +97,25 @@ def _headings(lines: list[bytes]):
                 yield i - 1, 1 if line.strip().startswith(b"=") else 2, prev.strip()
 
 
-def split_markdown(data: bytes, rel_path: str) -> list[Section]:
+def _rst_headings(lines: list[bytes]):
+    styles: dict[tuple[bytes, bool], int] = {}
+    i, total = 0, len(lines)
+    while i + 1 < total:
+        line, after = lines[i], lines[i + 1]
+        over, under = _ADORNMENT.match(line), _ADORNMENT.match(after)
+        follows = i == 0 or not lines[i - 1].strip() or _ADORNMENT.match(lines[i - 1])  # a blank line or a title
+        if follows and over and not under and after.strip() and i + 2 < total and lines[i + 2].rstrip() == line.rstrip():
+            style, title, rows = (over.group(1), True), after.strip(), 3
+        elif follows and under and not over and line.strip() and line[:1] not in b" \t":
+            style, title, rows = (under.group(1), False), line.strip(), 2
+        else:
+            i += 1
+            continue
+        yield i, styles.setdefault(style, len(styles) + 1), title
+        i += rows
+
+
+def split_sections(data: bytes, rel_path: str) -> list[Section]:
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -100,7 +123,8 @@ def split_markdown(data: bytes, rel_path: str) -> list[Section]:
     if total == 0:
         return []
     heads = []
-    for row, level, title in _headings(lines):
+    headings = _rst_headings if doc_format(rel_path) == "restructuredtext" else _headings
+    for row, level, title in headings(lines):
         if heads and heads[-1][0] == row:  # setext over an ATX line: keep the first
             continue
         heads.append((row, level, title.decode("utf-8", "replace")))

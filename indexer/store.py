@@ -22,6 +22,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
 
+from .names import named_in_part
 from .postings import records as posting_records
 from .postings import unpack as unpack_postings
 from .uses import unpack as unpack_uses
@@ -93,21 +94,6 @@ class FileState:
     status: str
     indexed_at: str
     valid_from: str
-
-
-def _names_in_part(parts: list[str], node: NodeRow) -> bool:
-    qualified = node.id.partition("#")[2].split(".")
-    if qualified[-len(parts):] == parts:
-        return True  # the outer namespaces left out
-    if parts[-len(qualified):] != qualified:
-        return False
-    folded = {_fold(p) for p in posixpath.splitext(node.path)[0].split("/")}
-    return all(_fold(p) in folded for p in parts[: -len(qualified)])
-
-
-def _fold(name: str) -> str:
-    """`EncryptedCookie`, `encrypted_cookie` and `encrypted-cookie` alike."""
-    return name.replace("_", "").replace("-", "").lower()
 
 
 class NodeRow(NamedTuple):
@@ -507,7 +493,8 @@ class Store:
         exact = [n for n in rows if name in (n.name, n.title, n.id.partition("#")[2])]
         if exact or last == name:
             return exact[:limit]
-        return [n for n in rows if _names_in_part(name.split("."), n)][:limit]
+        parts = name.split(".")
+        return [n for n in rows if named_in_part(parts, n.path, n.id.partition("#")[2].split("."))][:limit]
 
     def paths_under(self, prefix: str) -> list[str]:
         """Indexed files whose path starts with `prefix` (a directory and a slash)."""

@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 
 from indexer.digest import sha256
 from indexer.parse import MODULE_FRAGMENT, speaks_for_file
+from indexer.sections import doc_format
 from indexer.store import NodeRow
 
 from .anchors import file_uri, node_uri
@@ -17,7 +18,6 @@ from .protocol import messages as m
 PROVIDER_NAME = "repo-graph"
 MAX_RELATIONS = 24
 
-_METHOD = {"symbol": "tree-sitter-symbol-extraction", "section": "markdown-section"}
 HEADER_METHOD = "tree-sitter-symbol-header"
 HEADER_SUFFIX = "@header"  # frame id of a symbol's header frame: `path#Qual.name@header`
 MAX_HEADER_MEMBERS = 80
@@ -39,6 +39,11 @@ _INCOMING = {
     "code.imports": m.REL_IMPORTED_BY,
     "doc.documents": m.REL_DOCUMENTED_BY,
 }
+
+
+def _method(node: NodeRow) -> str:
+    """How the frame was cut out: `markdown-section`, `restructuredtext-section`, or by tree-sitter."""
+    return f"{doc_format(node.path)}-section" if node.kind == "section" else "tree-sitter-symbol-extraction"
 
 
 def frame_kind(node: NodeRow) -> str:
@@ -163,7 +168,7 @@ def build(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: froz
                 uri=uri,
                 range=f"L{node.start_line}-{node.end_line}",
                 digest=sha256(span),  # F5: the exact bytes on disk
-                method=_METHOD[node.kind],
+                method=_method(node),
                 by=PROVIDER_NAME,
             ),
         ),

@@ -89,6 +89,14 @@ TRANSLATION_FACTOR = 0.3
 # question than code does. Measured on seven repositories: 1.0 -> 0.4 lifted mean R@5
 # anchored 0.680 -> 0.719, unanchored 0.673 -> 0.690, no repository lower; 0.1-0.4 alike.
 UNLINKED_DOC_FACTOR = 0.4
+# A change to make ("Add a config option for ...", not a question: asks_how) is made in
+# code: a doc section's match counts half. flask's reStructuredText docs took 56 of its
+# top-five slots at 1.0 (13 of them docs the commit did change); measured, 1.0 / 0.5 /
+# 0.25, R@5 unanchored and anchored: flask 0.577/0.557, 0.602/0.765, 0.635/0.765;
+# fastapi 0.516/0.491, 0.579/0.519, 0.616/0.519; gin 0.790, 0.807, 0.832 unanchored;
+# httpx 0.758/0.703, 0.765/0.741, 0.785/0.741; cobra and ripgrep alike or better. The
+# benchmark counts no doc as gold, so it cannot see what a lower factor costs: 0.5.
+CHANGE_DOC_FACTOR = 0.5
 # Without anchors, a match in a file the history shows alive (indexer/history.py: its
 # changes in the last 3,000 commits, each counting half per 100 commits back) counts in
 # full; one in a file with no recent change counts 1 / (1 + W_RECENT); between, in
@@ -368,6 +376,17 @@ def _feedback(index, matched: dict[int, tuple[float, str]], named: list[str]) ->
     return near
 
 
+_ASKING = frozenset({"how", "what", "where", "why", "when", "which", "who", "can", "could", "should"})
+
+
+def asks_how(text: str) -> bool:
+    """A question ("how do I configure retries?") rather than a change to make ("Fix
+    retries when ..."): docs answer questions, so the factors that hold prose back
+    (UNLINKED_DOC_FACTOR, W_RECENT), chosen on commit messages, stay off for them."""
+    words = text.split(maxsplit=1)
+    return bool(words) and (text.rstrip().endswith("?") or words[0].lower().strip(",:") in _ASKING)
+
+
 def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[Candidate]:
     """Candidates best first. With anchors, every node within one hop of one ranks
     above every node that is not (G4); inside each tier the fused score decides."""
@@ -410,14 +429,21 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     pre_nodes = index.store.nodes_by_rowid(r for r, _ in pre)
     by_id = {n.id: n for n in pre_nodes.values()}
     lex = {node.id: matched[rowid][0] for rowid, node in pre_nodes.items()}
-    if UNLINKED_DOC_FACTOR != 1.0:
+    asked = asks_how(text)
+    if UNLINKED_DOC_FACTOR != 1.0 and not asked:
         # Here, not in lexical(): the best matches an unanchored question leans on
         # (_feedback) stay the best matches (measured: there it cost gin 0.05 R@5).
         for node_id in index.store.sections_naming_no_code(lex):
             lex[node_id] *= UNLINKED_DOC_FACTOR
+    if CHANGE_DOC_FACTOR != 1.0 and not asked:
+        for node in pre_nodes.values():
+            if node.kind == "section":
+                lex[node.id] *= CHANGE_DOC_FACTOR
     if W_RECENT and not seeds and index.store.get_meta("history_head"):  # a checkout, not a tarball
         changes = index.store.recent_changes({node.path for node in pre_nodes.values()})
         for node in pre_nodes.values():
+            if asked and node.kind == "section":
+                continue  # a guide answers how-to questions however long ago it was written
             lately = min(1.0, changes.get(node.path, 0.0) / RECENT_CHANGES_FULL)
             lex[node.id] *= (1 + W_RECENT * lately) / (1 + W_RECENT)
     near = [node_id for node_id, h in hops.items() if h <= 1 and node_id not in by_id]

@@ -416,6 +416,55 @@ def test_a_translation_ranks_below_its_original(tmp_path, monkeypatch):
     index.close()
 
 
+def test_restructuredtext_docs_are_sections_that_document_the_code_they_name(provider_factory, tmp_path):
+    """Sphinx docs name code in roles (:class:`~pkg.retry.RetryPolicy`); a host asking
+    how to configure retries gets the section, cut as reStructuredText, with its edge
+    to the class."""
+    repo = make_repo(tmp_path / "rst", {
+        "pkg/__init__.py": "",
+        "pkg/retry.py": 'class RetryPolicy:\n    """How often to try again."""\n    max_attempts = 3\n\n\n'
+                        'def backoff(n):\n    return 2 ** n\n',
+        "docs/retries.rst": "Retries\n=======\n\nOverview text.\n\nConfiguring retries\n-------------------\n\n"
+                            "Set :attr:`~pkg.retry.RetryPolicy.max_attempts` on a :class:`policy <pkg.retry.RetryPolicy>`.\n\n"
+                            "API\n---\n\n.. autofunction:: pkg.retry.backoff\n",
+    })
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    docs = links(index, "doc.documents")
+    assert ("docs/retries.rst#configuring-retries", "pkg/retry.py#RetryPolicy") in docs
+    assert not any(src == "docs/retries.rst#api" for src, _ in docs)  # autodoc renders docstrings: no link
+    index.close()
+    p = provider_factory(repo)
+    p.handshake()
+    frames = p.query(goal="how do I configure retries", kinds=["doc"])["result"]["frames"]
+    top = frames[0]
+    assert top["id"] == "docs/retries.rst#configuring-retries"
+    assert top["provenance"][0]["method"] == "restructuredtext-section"
+    assert any(r["rel"] == "doc.documents" and r["target_uri"].endswith("#RetryPolicy") for r in top["relations"])
+
+
+def test_a_question_lets_the_guide_answer_and_a_change_leads_to_the_code(tmp_path):
+    """"How do I enable compression?" is answered by the guide's section, though it
+    names no code; "Enable compression for small bodies" describes a change to make,
+    which the code takes (UNLINKED_DOC_FACTOR holds the prose back there)."""
+    from repo_graph import ranking
+
+    index = RepoIndex(make_repo(tmp_path / "ask", {
+        "server/encoding.py": "def compress_body(body, level=6):\n    \"\"\"Gzip a response body.\"\"\"\n"
+                              "    return body\n\n\ndef small_bodies(limit):\n    return limit\n",
+        "docs/guide.md": "# Compression\n\nTo enable compression, set the level in the settings file; "
+                         "small bodies are sent as they are.\n",
+    }), cache_dir=tmp_path / "cache")
+    index.refresh()
+    assert ranking.asks_how("how do I enable compression?") and ranking.asks_how("Where is compression enabled")
+    assert not ranking.asks_how("Enable compression for small bodies") and not ranking.asks_how("Do not compress")
+    asked = ranking.rank(index, "how do I enable compression for small bodies?", set())
+    assert asked[0].node.id == "docs/guide.md#compression"
+    told = ranking.rank(index, "Enable compression for small bodies", set())
+    assert told[0].node.path == "server/encoding.py"
+    index.close()
+
+
 def test_a_doc_section_naming_code_ranks_above_one_naming_none(provider_factory, tmp_path):
     """Of two sections matching the question, the one naming the repository's code
     leads, though the other repeats the question's words more (UNLINKED_DOC_FACTOR:

@@ -11,7 +11,7 @@ from grammars import Registry
 from indexer.digest import line_span, line_starts, sha256
 from indexer.extract import Extractor
 from indexer.index import RepoIndex
-from indexer.sections import split_markdown
+from indexer.sections import split_sections
 from indexer.store import SCHEMA_VERSION
 from indexer.walk import walk
 
@@ -63,9 +63,56 @@ def test_walk_honours_nested_gitignore_and_negation(tmp_path):
 
 def test_markdown_sections_nest_and_skip_fenced_code():
     doc = b"# A\ntext\n## B\n```\n# not a heading\n```\n## C\nc\n# D\n"
-    secs = split_markdown(doc, "x.md")
+    secs = split_sections(doc, "x.md")
     assert [(s.title, s.start_line, s.end_line) for s in secs] == [("A", 1, 8), ("B", 3, 6), ("C", 7, 8), ("D", 9, 9)]
     assert secs[1].parent == 0 and secs[3].parent is None
+
+
+RST = b"""\
+=======
+ Guide
+=======
+
+Intro text, then a simple table whose rules are no titles:
+
+=====  =====
+Key    Value
+=====  =====
+a      b
+=====  =====
+
+Install
+-------
+
+A literal block::
+
+    Not a title
+    -----------
+
+----
+
+After the transition above.
+
+Configure
+---------
+Deep
+~~~~
+Deeper text.
+
+Reference
+=========
+"""
+
+
+def test_restructuredtext_sections_take_levels_in_the_order_styles_appear():
+    secs = split_sections(RST, "docs/guide.rst")
+    got = [(s.title, s.level, s.start_line, s.end_line) for s in secs]
+    # `=` underlined is a style of its own, after `=` over- and underlined: a fourth level
+    assert got == [("Guide", 1, 1, 32), ("Install", 2, 13, 24), ("Configure", 2, 25, 32), ("Deep", 3, 27, 32),
+                   ("Reference", 4, 31, 32)]
+    assert [secs[i].parent for i in range(5)] == [None, 0, 0, 2, 3]
+    dashed = b"Guide\n-----\n\nText.\n"
+    assert split_sections(dashed, "x.rst")[0].level == 1 and split_sections(dashed, "x.md")[0].level == 2  # setext
 
 
 def test_python_symbols_have_ranges_docstrings_and_parents():
@@ -118,10 +165,10 @@ def test_unchanged_files_are_not_parsed_again_and_edits_are(tmp_path):
 def test_repeated_and_numbered_headings_get_distinct_ids(tmp_path):
     # fastapi's translated docs: "APIRouter" twice, then a heading whose own slug is "apirouter-1"
     doc = b"# A\n## APIRouter\n## APIRouter\n## APIRouter 1\n"
-    slugs = [s.slug for s in split_markdown(doc, "x.md")]
+    slugs = [s.slug for s in split_sections(doc, "x.md")]
     assert len(slugs) == len(set(slugs))
     # a preamble is named after the file: features.md's "# Features" must not clash with it
-    slugs = [s.slug for s in split_markdown(b"intro\n# Features\n", "features.md")]
+    slugs = [s.slug for s in split_sections(b"intro\n# Features\n", "features.md")]
     assert len(slugs) == 2 and len(set(slugs)) == 2
     repo = make_repo(tmp_path / "r", {"x.md": doc.decode(), "ok.py": "def fine():\n    pass\n"})
     index = RepoIndex(repo, cache_dir=tmp_path / "cache")

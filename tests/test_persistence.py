@@ -157,3 +157,43 @@ def test_a_stop_between_writing_files_and_resolving_their_links_is_repaired_next
     again.refresh()
     assert again.store.get_meta("resolve_pending") == "0" and call in again.store.all_edges()
     again.close()
+
+
+def test_an_index_from_an_older_release_takes_up_what_this_one_reads_and_resolves(tmp_path, capfd):
+    """Upgrading keeps the index: files it skipped as unsupported are read if this
+    release reads them (reStructuredText came late), and links made under older
+    resolution rules are made again, though no file changed."""
+    from indexer.index import RepoIndex
+
+    repo = make_repo(tmp_path / "repo", {
+        "pkg/__init__.py": "",
+        "pkg/retry.py": "class RetryPolicy:\n    pass\n",
+        "docs/guide.rst": "Retries\n=======\n\nSee :class:`pkg.retry.RetryPolicy`.\n",
+    })
+    documents = ("docs/guide.rst#retries", "pkg/retry.py#RetryPolicy", "doc.documents")
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    assert documents in index.store.all_edges()
+    index.close()
+    con = sqlite3.connect(index.store.path)  # as the older release left it
+    with con:
+        rst = con.execute("SELECT rowid FROM nodes WHERE id='docs/guide.rst'").fetchone()[0]
+        for table in ("postings", "uses", "used"):
+            con.execute(f"DELETE FROM {table} WHERE file=?", (rst,))
+        for table in ("nodes", "links"):
+            con.execute(f"DELETE FROM {table} WHERE path='docs/guide.rst'")
+        con.execute("UPDATE files SET status='unsupported', language=NULL WHERE path='docs/guide.rst'")
+        con.execute("UPDATE meta SET value='.md .py' WHERE key='readable'")
+        con.execute("UPDATE meta SET value='1' WHERE key='resolve_rules'")
+        con.execute("UPDATE meta SET value='{\"generation\": \"3\", \"counts\": {}}' WHERE key='counts'")  # its form
+        con.execute("INSERT INTO links VALUES('pkg/retry.py', 'pkg/retry.py#RetryPolicy', 'pkg/retry.py', 'code.calls')")
+    con.close()
+    again = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    summary = again.refresh()
+    assert summary.parsed == 1 and summary.languages.get("restructuredtext") == 1
+    edges = again.store.all_edges()
+    assert documents in edges and ("pkg/retry.py#RetryPolicy", "pkg/retry.py", "code.calls") not in edges
+    assert "resolving the links again" in capfd.readouterr().err
+    assert again.store.counts() == again.store._count()
+    assert again.refresh().parsed == 0  # and once only
+    again.close()
