@@ -94,6 +94,10 @@ class Summary:
     phases: dict[str, float] = field(default_factory=dict)  # wall seconds: walk, parse, resolve, prior
 
 
+RECENT_NS = 2_000_000_000  # a file written this close to its reading may have changed since
+MAX_RECENT = 512  # a checkout's thousands of fresh files: the watcher's to take up
+
+
 class RepoIndex:
     def __init__(
         self,
@@ -119,6 +123,7 @@ class RepoIndex:
         self._old_ids: dict[str, set[str]] = {}
         self._new_ids: dict[str, set[str]] = {}
         self._wrote = False  # this instance has written files (so a pending resolution may be its own)
+        self._recent: dict[str, int] = {}  # path -> mtime_ns, of files read within RECENT_NS of a write
 
     # -- loading ------------------------------------------------------------
     def load(self) -> bool:
@@ -144,7 +149,10 @@ class RepoIndex:
         if items:
             self._pending_resolution()
         batch = []
+        now = time.time_ns()
         for walked, record, old in items:
+            if now - walked.mtime_ns < RECENT_NS and len(self._recent) < MAX_RECENT:
+                self._recent[walked.path] = walked.mtime_ns
             # A file new to this pass may still have rows: another thread (a query's
             # freshness check, the watcher) can have indexed it meanwhile. The files
             # table is the cheap way to know; deleting by path without rows is not.
@@ -477,6 +485,23 @@ class RepoIndex:
             lap("prior")
             drift = 0
         self.store.set_meta("prior_drift", str(drift))
+
+    def recheck_recent(self) -> None:
+        """A file read within RECENT_NS of a write may have been read mid-write (an
+        editor saving, a checkout under way), and the watcher hears of the rest only
+        later (watchdog holds events ~0.5 s to pair moves). A query checks those files
+        against disk first, so an answer never misses an edit whose file it does not
+        return. Cheap: a stat per such file, and they settle once their write is old."""
+        with self.lock:
+            recent = list(self._recent.items())
+        if not recent:
+            return
+        self.update([path for path, _ in recent])
+        settled = time.time_ns() - RECENT_NS
+        with self.lock:
+            for path, mtime in recent:
+                if mtime < settled and self._recent.get(path) == mtime:
+                    del self._recent[path]
 
     def ensure_fresh(self, path: str) -> bool:
         """Check one file against disk now and re-index it if it changed.

@@ -102,6 +102,7 @@ class RepoProvider:
         wanted = {NODE_KIND[k] for k in q.kinds if k in NODE_KIND} if q.kinds else set(NODE_KIND.values())
         if not wanted:
             return m.QueryResult((), False)  # Q1: only kinds we never serve were asked for
+        index.recheck_recent()  # files read as they were being written
         resolved = [anchors_mod.resolve(index, a) for a in q.anchors]
         for r in resolved:
             for node_id in r.node_ids:

@@ -104,3 +104,19 @@ def test_watch_limit_falls_back_to_rescans_and_says_so(tmp_path, capfd):
         eventually(lambda: index.store.node("b.py#second") is not None, "the periodic rescan finds the new file")
     finally:
         watcher.stop()
+
+
+def test_a_file_read_mid_write_is_read_again_before_the_next_answer(provider_factory, repo):
+    """An editor's save truncates, then writes: a file read in between is indexed
+    empty, and the watcher hears of the rest only later. No watcher here (--no-watch):
+    the next query itself checks the files read so close to a write, and finds the
+    function the finished save added."""
+    needle = repo / "src" / "needle.py"
+    needle.write_text("def old_needle_helper():\n    return 0\n")
+    p = provider_factory(repo, args=["--no-watch"])
+    p.handshake()
+    assert ids(p, "old needle helper")
+    needle.write_text("")  # the moment a save has truncated the file ...
+    assert "src/needle.py#old_needle_helper" not in ids(p, "old needle helper")  # ... is what a check reads
+    needle.write_text("def unique_needle_function():\n    return 1\n")  # the save finishes; nobody hears of it
+    assert "src/needle.py#unique_needle_function" in ids(p, "unique needle function")
