@@ -8,6 +8,11 @@ from __future__ import annotations
 import posixpath
 
 
+def dotted(name: str) -> str:
+    """`a::b` (Rust, C++, Ruby) and `\\a\\b` (PHP) as `a.b`, the form qualified names take here."""
+    return name.replace("::", ".").replace("\\", ".")
+
+
 def named_in_part(parts: list[str], path: str, qualified: list[str]) -> bool:
     """Whether `parts` (a dotted name, split) names the definition `qualified` in `path`."""
     if qualified[-len(parts):] == parts:

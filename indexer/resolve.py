@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 
 from grammars import Registry
 
-from .names import named_in_part
+from .names import dotted, named_in_part
 
 IMPORTS = "code.imports"
 CALLS = "code.calls"
@@ -273,14 +273,14 @@ class Resolver:
         for candidate in (posixpath.normpath(posixpath.join(here, name)), name.lstrip("./")):
             if candidate in self.files:
                 return [candidate]
-        dotted = name.replace("::", ".")
-        last = dotted.rsplit(".", 1)[-1]
+        name = dotted(name)
+        last = name.rsplit(".", 1)[-1]
         found = self._defs(last)
-        if "." in dotted:
-            qual = self._qualified(dotted)
+        if "." in name:
+            qual = self._qualified(name)
             if qual:
                 return qual[:MAX_GLOBAL_MATCHES]
-            parts = dotted.split(".")  # `flask.app.Flask`, `pkg.retry.RetryPolicy`: namespaces as directories
+            parts = name.split(".")  # `flask.app.Flask`, `pkg.retry.RetryPolicy`: namespaces as directories
             found = [d for d in found if named_in_part(parts, d[0], (d[1] or last).split("."))]
             return _ids(last, found) if len(found) == 1 else []
         return _ids(last, found) if len(found) == 1 else []  # prose names one thing, or says nothing

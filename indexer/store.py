@@ -348,11 +348,10 @@ class Store:
             (state.size, state.mtime_ns, state.inode, state.path),
         )
 
-    def _tally(self, delta: Counter) -> None:
+    def _tally(self, counts: dict | None, delta: Counter) -> None:
         """Move the kept counts() by what one write added (or, negative, removed), inside
         its transaction: counting afresh scans every node row (seconds on the kernel).
         Without kept counts (a first index loads in bulk) there is nothing to move."""
-        counts = self._kept_counts()
         if counts is None or not delta:
             return
         for key, n in delta.items():
@@ -366,13 +365,10 @@ class Store:
         kept = json.loads(self.get_meta("counts") or "null")
         return None if kept is None or "generation" in kept else kept  # that: counted by an older release
 
-    def _counted(self) -> bool:
-        return self._kept_counts() is not None
-
     def delete_file(self, path: str) -> list[str]:
         """Remove a file's rows; returns the ids of the nodes that went."""
-        delta = Counter()
-        if self._counted():
+        delta, kept = Counter(), self._kept_counts()
+        if kept is not None:
             for status, language in self.db.execute("SELECT status, language FROM files WHERE path=?", (path,)):
                 _count_file(delta, status, language, -1)
             for kind, n, contained in self.db.execute(
@@ -392,7 +388,7 @@ class Store:
             gone = self.db.execute(f"DELETE FROM {table} WHERE path=?", (path,)).rowcount
             if table == "links":
                 delta["edges"] -= gone
-        self._tally(delta)
+        self._tally(kept, delta)
         return ids
 
     def put_file(self, state: FileState, nodes, postings, uses, imports, warnings: str = "") -> None:
@@ -431,13 +427,14 @@ class Store:
         ex("INSERT INTO uses VALUES(?,?)", use_rows)
         ex("INSERT INTO used VALUES(?,?)", used_rows)
         ex("INSERT INTO imports VALUES(?,?,?,?)", import_rows)
-        if self._counted():
+        kept = self._kept_counts()
+        if kept is not None:
             delta = Counter(row[NODE_KIND] for row in node_rows)
             for state, *_ in batch:
                 _count_file(delta, state.status, state.language, 1)
             delta["edges"] += len(node_rows) - delta["file"] + sum(
                 1 for row in node_rows if row[NODE_PARENT] and "#" in row[NODE_PARENT] and row[NODE_PARENT] != row[NODE_PATH])
-            self._tally(delta)
+            self._tally(kept, delta)
 
     # -- nodes and edges ----------------------------------------------------
     def _nodes(self, where: str, args=()) -> list[tuple[int, NodeRow]]:
@@ -616,7 +613,7 @@ class Store:
             chunk = paths[i : i + 900]
             edges -= self.db.execute(f"DELETE FROM links WHERE path IN ({','.join('?' * len(chunk))})", chunk).rowcount
         edges += self.db.executemany("INSERT INTO links VALUES(?,?,?,?)", links).rowcount
-        self._tally(Counter(edges=edges))
+        self._tally(self._kept_counts(), Counter(edges=edges))
 
     def set_history(self, pairs, recent) -> None:
         """What git history says (indexer/history.py), replacing what it said before:

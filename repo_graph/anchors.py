@@ -9,6 +9,8 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
+from indexer.names import dotted
+
 MAX_DIRECTORY_FILES = 200
 
 
@@ -70,6 +72,5 @@ def resolve(index, anchor: str) -> Resolved:
         if full.is_file() and index.ensure_fresh(rel):
             return Resolved(anchor, (rel,))
     if not text.startswith("file:") and "/" not in text:
-        name = text.replace("::", ".").replace("\\", ".").strip(".")  # Rust, C++, Ruby; PHP's `\Slim\App`
-        return Resolved(anchor, tuple(n.id for n in store.find_by_name(name)))
+        return Resolved(anchor, tuple(n.id for n in store.find_by_name(dotted(text).strip("."))))  # PHP's leading `\`
     return Resolved(anchor, ())

@@ -14,6 +14,7 @@ from pathlib import PurePosixPath
 
 import numpy as np
 
+from indexer.names import dotted
 from indexer.parse import MODULE_FRAGMENT, speaks_for_file
 from indexer.resolve import is_release_notes
 from indexer.sections import doc_format, translated_from
@@ -240,7 +241,7 @@ def _code_names(text: str) -> list[str]:
                 or ("underscored" in MENTION_FORMS and "_" in inner)
                 or ("humped" in MENTION_FORMS and _CAMEL_HUMP.search(word))):
             named.append(word)
-    return [n.replace("::", ".").replace("\\", ".") for n in dict.fromkeys(named) if len(n) >= 3]
+    return [dotted(n) for n in dict.fromkeys(named) if len(n) >= 3]
 
 
 def mentioned(index, text: str) -> dict[int, tuple[float, str]]:
