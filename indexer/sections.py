@@ -135,12 +135,14 @@ def split_sections(data: bytes, rel_path: str) -> list[Section]:
         sections.append(Section(name, slugify(PurePosixPath(rel_path).stem), 0, 1, first, None, first))
     stack: list[int] = []
     used: dict[str, int] = {s.slug: 0 for s in sections}  # the preamble's slug is taken too
+    ends = [total] * len(heads)  # a section ends where the next of its level or higher begins
+    waiting: list[int] = []  # headings whose end is not known yet, levels rising
+    for n, (row, level, _) in enumerate(heads):
+        while waiting and heads[waiting[-1]][1] >= level:
+            ends[waiting.pop()] = row
+        waiting.append(n)
     for n, (row, level, title) in enumerate(heads):
-        end = total
-        for later_row, later_level, _ in heads[n + 1 :]:
-            if later_level <= level:
-                end = later_row
-                break
+        end = ends[n]
         own_end = heads[n + 1][0] if n + 1 < len(heads) else total
         while stack and sections[stack[-1]].level >= level:
             stack.pop()
