@@ -470,6 +470,7 @@ class Snapshots:
         self.index_seconds: list[float] = []
         self.parsed: list[int] = []
         self.error: str | None = None  # why repo-graph could not index the current snapshot
+        self.missing: str | None = None  # why git could not check it out (a clone without some blobs)
 
     def checkout(self, commit: str) -> None:
         if commit == self.current:
@@ -477,7 +478,10 @@ class Snapshots:
         proc = subprocess.run(["git", "-C", str(self.tree), "checkout", "-q", "-f", "--detach", commit],
                               capture_output=True)
         if proc.returncode != 0:
-            raise RuntimeError(f"git checkout {commit}: {proc.stderr.decode(errors='replace').strip()}")
+            self.current = None  # the tree is whatever git left: the next checkout starts over
+            self.missing = proc.stderr.decode(errors="replace").strip().splitlines()[0]
+            return
+        self.missing = None
         self.current = commit
         started = time.perf_counter()
         try:
@@ -789,7 +793,7 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
         name = Path(path.rstrip("/")).parent.name if name in ("repo", ".git") else name[:-4]
     report = {"repository": path, "name": name, "head": head, "scanned_commits": scanned,
               "eligible_commits": eligible, "systems": systems, "cases": [], "not_run": {},
-              "index_failures": []}
+              "index_failures": [], "checkout_failures": []}
     log(f"{name}: {len(cases)} cases from {eligible} eligible commits in {scanned} first-parent commits")
     base = Path(tempfile.mkdtemp(prefix="rg-quality-", dir=args.tmp))
     snaps = Snapshots(gitdir, base)
@@ -798,6 +802,10 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
     try:
         for n, case in enumerate(cases, 1):
             snaps.checkout(case.parent)
+            if snaps.missing:  # not repo-graph's doing: the case is skipped, and the output says so
+                report["checkout_failures"].append({"sha": case.sha, "parent": case.parent, "error": snaps.missing})
+                log(f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: git could not check out the parent: {snaps.missing}")
+                continue
             if snaps.error:
                 report["index_failures"].append({"sha": case.sha, "parent": case.parent, "error": snaps.error})
                 log(f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: repo-graph failed to index the parent: "
@@ -910,6 +918,11 @@ def render(report: dict) -> str:
         lines.append(f"{len(failures)} of {len(failures) + len(report['cases'])} cases skipped for every system: "
                      "repo-graph failed to index their parent snapshot ("
                      + "; ".join(f"{n}x {e}" for e, n in errors.items()) + ")")
+    missing = report.get("checkout_failures") or []
+    if missing:
+        lines.append("")
+        lines.append(f"{len(missing)} cases skipped for every system: git could not check out their parent "
+                     f"(first: {missing[0]['error']})")
     for system, reason in report["not_run"].items():
         lines.append("")
         lines.append(f"{system}: not run ({reason})")

@@ -41,3 +41,38 @@ def test_quality_variants_name_real_weights():
     assert quality.variant("repo-graph") is None and quality.variant("bm25-files") is None
     with pytest.raises(ValueError, match="W_NOPE"):
         quality.variant("repo-graph:W_NOPE=1")
+
+
+def test_quality_skips_a_case_git_cannot_check_out_and_says_so(tmp_path):
+    """A clone missing some blobs (a partial mirror) fails `git checkout` of some
+    parents: those cases are skipped and counted, the rest are measured."""
+    import json
+    import subprocess
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+
+    def git(*args):
+        return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
+
+    git("init", "-q")
+    git("config", "user.email", "dev@example.com")
+    git("config", "user.name", "Dev")
+    steps = [({"a.py": "def retry():\n    return 1\n", "b.py": "def cache():\n    return 1\n"}, "Start the service"),
+             ({"a.py": "def retry(timeout):\n    return timeout\n"}, "Make the retry helper handle timeouts properly"),
+             ({"b.py": "def cache(ttl):\n    return ttl\n"}, "Make the cache helper expire entries on time"),
+             ({"a.py": "def retry(timeout, jitter):\n    return timeout + jitter\n"}, "Teach the retry helper about jitter")]
+    for files, message in steps:
+        for name, text in files.items():
+            (repo / name).write_text(text)
+        git("add", "-A")
+        git("commit", "-q", "-m", message)
+    blob = git("rev-parse", "HEAD~1:b.py").strip()  # b.py as the third commit left it: the last case's parent
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    out = tmp_path / "q.json"
+    proc = subprocess.run([sys.executable, str(Path(quality.__file__)), str(repo), "--systems", "repo-graph",
+                           "--tmp", str(tmp_path), "--save", str(out)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out.read_text())["repositories"][0]
+    assert [f["sha"] for f in report["checkout_failures"]] == [git("rev-parse", "HEAD").strip()]
+    assert len(report["cases"]) == 2 and "git could not check out" in proc.stdout + proc.stderr
