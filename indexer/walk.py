@@ -80,6 +80,14 @@ class IgnoreRules:
     def spec(self, rel_dir: str) -> pathspec.GitIgnoreSpec | None:
         return self._cached(rel_dir, rel_dir, ".gitignore")
 
+    def listed(self, rel_dir: str, has_gitignore: bool) -> pathspec.GitIgnoreSpec | None:
+        """spec(), for a directory just listed: without a `.gitignore` among its entries
+        there is nothing to open (the kernel's 4,000 directories, ~0.1 s of failed opens)."""
+        if has_gitignore:
+            return self.spec(rel_dir)
+        self._specs[rel_dir] = None
+        return None
+
     def base(self) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
         spec = self._cached("\0exclude", ".git", "info", "exclude")
         return [("", spec)] if spec is not None else []
@@ -126,23 +134,22 @@ def walk(
     """Yield every indexable regular file under `root` (or its subdirectory
     `under`), in a stable order."""
     report = report if report is not None else WalkReport()
-    root = Path(root)
-    rules_of = rules or IgnoreRules(root)
+    root = str(root)  # joined as strings: one Path per directory cost the kernel's walk ~0.25 s
+    rules_of = rules or IgnoreRules(Path(root))
     if under and rules_of.ignored(under, is_dir=True):
         return
     parent = under.rpartition("/")[0] if under else ""
     stack: list[tuple[str, list]] = [(under, rules_of.chain(parent) if under else rules_of.base())]
     while stack:
         rel_dir, rules = stack.pop()
-        directory = root / rel_dir if rel_dir else root
-        spec = rules_of.spec(rel_dir)
-        if spec is not None:
-            rules = rules + [(rel_dir, spec)]
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            entries = sorted(os.scandir(os.path.join(root, rel_dir) if rel_dir else root), key=lambda e: e.name)
         except OSError:
             report.unreadable += 1
             continue
+        spec = rules_of.listed(rel_dir, any(e.name == ".gitignore" for e in entries))
+        if spec is not None:
+            rules = rules + [(rel_dir, spec)]
         subdirs = []
         for entry in entries:
             if entry.name in ALWAYS_SKIPPED:
