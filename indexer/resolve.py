@@ -10,12 +10,14 @@ unresolved names stay in the `uses` rows as a cheap name index, not as nodes.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from pathlib import PurePosixPath
 
 from grammars import Registry
 
 from .names import dotted, named_in_part
+from .sections import DOC_EXTENSIONS
 
 IMPORTS = "code.imports"
 CALLS = "code.calls"
@@ -24,20 +26,30 @@ DOCUMENTS = "doc.documents"
 
 # What names resolve to, by rule: change it with the rules, and an index resolved under
 # others is resolved again on its next refresh (its files need not change). 2: dotted
-# names in docs through the directories they spell (`flask.app.Flask`).
-RESOLVE_RULES = "2"
+# names in docs through the directories they spell (`flask.app.Flask`). 3: release
+# notes found by versioned names and folders too (`docs/changelogs/changelog_3x.md`).
+RESOLVE_RULES = "3"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
 RELEASE_NOTES = ("changelog", "changes", "history", "news", "releases", "release-notes", "release_notes")
+_VERSIONED_NOTES = re.compile(r"(?:changelog|changes|history|news|releases|release[-_]notes)[-_.]?v?[0-9][0-9a-z._-]*")
+_NOTES_FOLDERS = ("changelog", "changelogs", "release-notes", "release_notes")
 SOURCE_ROOTS = ("", "src", "lib", "source", "include", "pkg", "app")
 # `import "./util.js"` in TypeScript is util.ts (what it compiles to is what it names).
 COMPILED_FROM = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 
 
 def is_release_notes(path: str) -> bool:
-    """Release notes name what changed, not what the code is: they document nothing."""
-    return posixpath.splitext(posixpath.basename(path))[0].lower() in RELEASE_NOTES  # per candidate: no Path
+    """Release notes name what changed, not what the code is: they document nothing.
+    `CHANGELOG.md`, `changes-3.0.rst`, `docs/changelogs/changelog_3x.md`."""
+    folder, _, name = path.rpartition("/")  # per candidate: no Path
+    stem, extension = posixpath.splitext(name.lower())
+    if extension not in DOC_EXTENSIONS and extension not in ("", ".txt"):
+        return False  # history.py is code
+    if stem in RELEASE_NOTES or _VERSIONED_NOTES.fullmatch(stem):
+        return True
+    return folder.rpartition("/")[2].lower() in _NOTES_FOLDERS
 
 
 def _path(definition: tuple[str, str | None]) -> str:

@@ -9,7 +9,7 @@ import math
 import posixpath
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 import numpy as np
@@ -110,6 +110,15 @@ CHANGE_DOC_FACTOR = 0.5
 # anchors: there it cost R@5 on five of seven (the anchor's neighbours say more).
 W_RECENT = 1.0
 RECENT_CHANGES_FULL = 2.0
+# A how-to question without anchors wants the guide as well as the API: its best doc
+# section (not a changelog entry) that matches at least QUESTION_DOC_MIN of the best
+# match is placed no lower than QUESTION_DOC_PLACE (0-based). The best code files' own
+# closeness (_feedback) otherwise buries the guide under every method of one class:
+# cobra's "Persistent Flags" ranked 343rd for "how do I add a persistent flag to a
+# command?", gin's binding guide 328th, okhttp's "Timeouts" recipe 209th. No benchmark
+# case is a question (they are commit messages), so this moves none of its figures.
+QUESTION_DOC_PLACE = 2
+QUESTION_DOC_MIN = 0.5
 MAX_CANDIDATES = 400
 # A symbol the question names as `Type.member` (Data.Render, config.load) can match
 # best of all, when few symbols bear the name, the words around it then weighing at
@@ -388,6 +397,23 @@ def asks_how(text: str) -> bool:
     return bool(words) and (text.rstrip().endswith("?") or words[0].lower().strip(",:") in _ASKING)
 
 
+def _lift_best_guide(out: list[Candidate], lex: dict[str, float]) -> None:
+    """Move the best-matching guide section up to QUESTION_DOC_PLACE, at the score of
+    the frame it then follows, so scores still read best first."""
+    if not lex:
+        return
+    floor = QUESTION_DOC_MIN * max(lex.values())
+    guides = [i for i, c in enumerate(out) if c.node.kind == "section" and lex.get(c.node.id, 0.0) >= floor
+              and not is_release_notes(c.node.path)]
+    if not guides:
+        return
+    best = max(guides, key=lambda i: (lex[out[i].node.id], -i))
+    if best <= QUESTION_DOC_PLACE:
+        return
+    guide = out.pop(best)
+    out.insert(QUESTION_DOC_PLACE, replace(guide, score=out[QUESTION_DOC_PLACE - 1].score))
+
+
 def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[Candidate]:
     """Candidates best first. With anchors, every node within one hop of one ranks
     above every node that is not (G4); inside each tier the fused score decides."""
@@ -480,6 +506,8 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
             fused = 0.5 + 0.5 * fused if hop is not None and hop <= 1 else 0.5 * fused
         out.append(Candidate(node, round(min(1.0, max(0.0, fused)), 6), hop))
     out.sort(key=lambda c: (-c.score, c.node.id))
+    if asked and not seeds:
+        _lift_best_guide(out, lex)
     open_files = {s for s in seeds if "#" not in s}
     if open_files:
         shown: dict[str, int] = defaultdict(int)

@@ -465,6 +465,49 @@ def test_a_question_lets_the_guide_answer_and_a_change_leads_to_the_code(tmp_pat
     index.close()
 
 
+def test_a_how_to_question_gets_the_guide_among_the_first_frames(provider_factory, tmp_path):
+    """Every method of the client matches "timeout", and the best-matching files' own
+    closeness lifts them all; the recipe that answers the question still comes third at
+    the latest, and a changelog entry repeating the words does not take its place."""
+    methods = "".join(
+        f"    def {kind}_timeout(self, seconds):\n        \"\"\"Set the {kind} timeout of a connection.\"\"\"\n"
+        f"        self.{kind}_timeout_seconds = seconds\n\n"
+        for kind in ("connect", "read", "write", "call", "pool", "idle", "close", "tls")
+    )
+    repo = make_repo(tmp_path / "howto", {
+        "client.py": f"class Client:\n{methods}",
+        "docs/recipes.md": "# Recipes\n\n## Caching\n\nKeep responses on disk.\n\n## Timeouts\n\n"
+                           "Use timeouts to fail a call when its peer is unreachable: set a connection timeout "
+                           "with `Client.connect_timeout`.\n",
+        "docs/changelogs/changelog_2x.md": "# Changes\n\n## Version 2.1\n\n"
+                                           "New: set a connection timeout, read timeout and write timeout.\n",
+    })
+    p = provider_factory(repo)
+    p.handshake()
+    frames = p.query(goal="how do I set a connection timeout?", max_frames=8)["result"]["frames"]
+    ids = [f["id"] for f in frames]
+    assert ids[0].startswith("client.py#Client.")
+    assert "docs/recipes.md#timeouts" in ids[:3]
+    assert not any(i.startswith("docs/changelogs/") for i in ids[:3])
+    scores = [f["score"] for f in frames]
+    assert scores == sorted(scores, reverse=True)
+    told = p.query(goal="Set a connection timeout", max_frames=3)["result"]["frames"]  # a change: code leads
+    assert all(f["id"].startswith("client.py#") for f in told)
+
+
+def test_release_notes_are_known_by_name_version_and_folder():
+    """They document nothing (no doc.documents edges, half weight in ranking): a
+    changelog however it is spelled, never a code file that happens to be named so."""
+    from indexer.resolve import is_release_notes
+
+    for notes in ("CHANGELOG.md", "HISTORY.rst", "NEWS", "CHANGES.txt", "changes-3.0.rst", "CHANGELOG-v2.md",
+                  "docs/changelogs/changelog_3x.md", "docs/release-notes/1.0.md"):
+        assert is_release_notes(notes), notes
+    for other in ("history.py", "src/changes.go", "app/news/models.py", "docs/news/intro.md", "newsletter.md",
+                  "changelog_helper.py", "docs/changelogs/render.py"):
+        assert not is_release_notes(other), other
+
+
 def test_a_doc_section_naming_code_ranks_above_one_naming_none(provider_factory, tmp_path):
     """Of two sections matching the question, the one naming the repository's code
     leads, though the other repeats the question's words more (UNLINKED_DOC_FACTOR:
