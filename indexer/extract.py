@@ -71,11 +71,13 @@ def _end_line(node) -> int:
 
 _COMMENT_OPENER = re.compile(r"^(///?|//!|/\*\*?|\*/|\*|#+|--+|;+|'''|\"\"\")\s?")
 _COMMENT_CLOSER = re.compile(r"\s*\*/$")
+# Elixir documents with attributes: `@doc "One line."`, `@doc """` ... `"""`.
+_DOC_ATTRIBUTE = re.compile(r'^@(?:module|type)?doc\s+(?:"""\s*$|"(.*)"$)')
 
 
 def _clean_comment(text: str) -> str:
-    opener, closer = _COMMENT_OPENER.sub, _COMMENT_CLOSER.sub
-    return "\n".join(closer("", opener("", line.strip())) for line in text.splitlines()).strip()
+    opener, closer, attribute = _COMMENT_OPENER.sub, _COMMENT_CLOSER.sub, _DOC_ATTRIBUTE.sub
+    return "\n".join(closer("", opener("", attribute(r"\1", line.strip()))) for line in text.splitlines()).strip()
 
 
 _STRING_OPENER = re.compile(r"^[rRuUbBfF]*('''|\"\"\"|'|\")")
@@ -307,7 +309,10 @@ class Extractor:
             stack.append(len(out.symbols) - 1)
 
         starts = [s.start_byte for s in out.symbols]
+        named = {d[1].id for d in ordered}  # a def's head that is a call too (Elixir): not a use
         for name_node, kind in refs:
+            if name_node.id in named:
+                continue
             offset = name_node.start_byte
             scope = None
             i = bisect_right(starts, offset) - 1

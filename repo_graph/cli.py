@@ -107,7 +107,7 @@ def cmd_index(args) -> int:
     langs = ", ".join(f"{k} {v}" for k, v in sorted(summary.languages.items(), key=lambda kv: -kv[1])) or "none"
     sys.stdout.write(
         f"indexed {index.root}\n"
-        f"  files     {summary.files} ({summary.parsed} parsed, {summary.unchanged} unchanged, "
+        f"  files     {summary.files} indexed ({summary.parsed} read, {summary.unchanged} unchanged, "
         f"{summary.removed} removed; {summary.ignored} ignored, {summary.too_large} over the size cap, "
         f"{summary.skipped} without a parser)\n"
         f"  symbols   {summary.symbols}\n"
