@@ -2,7 +2,8 @@
 language's `tags.scm` / `imports.scm` (tree-sitter capture conventions:
 `@definition.<kind>` + `@name`, `@reference.<kind>` + `@name`, `@import.path`; and
 ours: `@receiver` for a method declared outside its type, `@callee` for a block a
-call opens, such as a test's `describe("title", ...)`).
+call opens, such as a test's `describe("title", ...)`, `@import.parts` for an import
+whose path is written in parts, its `path:` children, joined with dots: Scala's).
 
 Nesting, qualified names and doc comments are worked out here the same way for
 every language, so a language folder holds only data.
@@ -160,7 +161,7 @@ def _plan(capture_names: tuple[str, ...]):
     """What a match with these captures yields, worked out once per capture set (a
     file has thousands of matches and a query a few dozen shapes): `_IMPORT`, or
     [(capture, is_definition, kind)]; empty when it names nothing."""
-    if "import.path" in capture_names:
+    if "import.path" in capture_names or "import.parts" in capture_names:
         return _IMPORT
     if "name" not in capture_names:
         return ()
@@ -243,9 +244,13 @@ class Extractor:
                 names = tuple(
                     source[n.start_byte : n.end_byte].decode("utf-8", "replace") for n in captures.get("import.name", ())
                 )
-                for node in captures["import.path"]:
+                for node in captures.get("import.path", ()):
                     text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
                     out.imports.append(Import(text.strip("\"'<>` "), node.start_point.row + 1, names))
+                for node in captures.get("import.parts", ()):
+                    parts = [p for p in node.children_by_field_name("path") if p.is_named]
+                    text = ".".join(source[p.start_byte : p.end_byte].decode("utf-8", "replace") for p in parts)
+                    out.imports.append(Import(text, node.start_point.row + 1, names))
                 continue
             if not plan:
                 continue

@@ -33,6 +33,15 @@ MIXED = {
     "java/com/acme/store/Store.java": "package com.acme.store;\npublic class Store {}\n",
     "rb/main.rb": "require_relative 'helper'\nhelp_me\n",
     "rb/helper.rb": "def help_me\n  1\nend\n",
+    "scala/com/acme/Main.scala": "package com.acme\nimport com.acme.store.Shelf\n"
+                                 "object Main { def run(): Unit = Shelf.open() }\n",
+    "scala/com/acme/store/Shelf.scala": "package com.acme.store\nobject Shelf { def open(): Unit = () }\n",
+    "zig/main.zig": "const util = @import(\"util.zig\");\npub fn main() void {\n    util.greet();\n}\n",
+    "zig/util.zig": "pub fn greet() void {}\n",
+    "swift/Sources/App/main.swift": "func start() {\n    salute()\n}\n",
+    "swift/Sources/App/Greeter.swift": "func salute() {}\n",
+    "ex/lib/app.ex": "defmodule App do\n  alias App.Greeter\n  def run, do: Greeter.welcome()\nend\n",
+    "ex/lib/greeter.ex": "defmodule App.Greeter do\n  def welcome, do: :ok\nend\n",
     "docs/guide.md": "# Guide\n\nCall `helper` from [the app](../pkg/a.py). See `Store`.\n",
 }
 
@@ -79,6 +88,8 @@ def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
         ("rs/src/lib.rs", "rs/src/util.rs"),  # Rust use crate::
         ("java/com/acme/App.java", "java/com/acme/store/Store.java"),
         ("rb/main.rb", "rb/helper.rb"),
+        ("scala/com/acme/Main.scala", "scala/com/acme/store/Shelf.scala"),  # Scala: a path in parts
+        ("zig/main.zig", "zig/util.zig"),
     ],
 )
 def test_imports_resolve_to_files(mixed, src, dst):
@@ -93,6 +104,10 @@ def test_calls_resolve_through_imports(mixed):
     assert ("web/app.ts#main", "web/util.ts#format") in calls
     assert ("go/cmd/main.go#main", "go/pkg/store/store.go#Open") in calls
     assert ("csrc/main.c#main", "csrc/sub/util.c#util_add") in calls
+    assert ("scala/com/acme/Main.scala#Main.run", "scala/com/acme/store/Shelf.scala#Shelf.open") in calls
+    assert ("zig/main.zig#main", "zig/util.zig#greet") in calls
+    assert ("swift/Sources/App/main.swift#start", "swift/Sources/App/Greeter.swift#salute") in calls  # one module
+    assert ("ex/lib/app.ex#App.run", "ex/lib/greeter.ex#App.Greeter.welcome") in calls
 
 
 def test_docs_document_the_files_and_symbols_they_name(mixed):

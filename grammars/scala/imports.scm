@@ -1,3 +1,5 @@
-; Scala imports name a path in parts (`import com.example.http.{Request, Response}` is
-; four `path:` children), which one capture cannot join: no import edges for Scala
-; yet. Its directory is its package, so names there still resolve without them.
+; Scala imports: `import com.example.http.Client`, `import scala.concurrent.duration._`,
+; `import com.example.http.{Request, Response}`. The declaration's `path:` parts are
+; joined with dots (extract.py's @import.parts); a wildcard or selectors leave the
+; package's path.
+(import_declaration) @import.parts @import
