@@ -21,6 +21,10 @@ from functools import lru_cache
 from grammars import GrammarUnavailable, LanguageSpec
 
 PARTIAL_WARNING = "syntax errors"
+# How this module turns matches into symbols: change it with the code, and files indexed
+# under other rules are parsed again (with any change to a language's queries; index.py).
+# 2: a definition's own name is no use; Elixir's @doc, Haddock's `-- |`; @import.parts.
+EXTRACT_RULES = "2"
 CONTAINER_KINDS = frozenset({"class", "struct", "interface", "enum", "impl", "module", "trait"})
 MAX_SIGNATURE = 240
 MAX_DOC = 2000
@@ -70,7 +74,7 @@ def _end_line(node) -> int:
     return row if col == 0 and row > node.start_point.row else row + 1
 
 
-_COMMENT_OPENER = re.compile(r"^(///?|//!|/\*\*?|\*/|\*|#+|--+|;+|'''|\"\"\")\s?")
+_COMMENT_OPENER = re.compile(r"^(///?|//!|/\*\*?|\*/|\*|#+|--+(?: ?[|^])?|;+|'''|\"\"\")\s?")  # `-- |` opens a Haddock comment
 _COMMENT_CLOSER = re.compile(r"\s*\*/$")
 # Elixir documents with attributes: `@doc "One line."`, `@doc """` ... `"""`.
 _DOC_ATTRIBUTE = re.compile(r'^@(?:module|type)?doc\s+(?:"""\s*$|"(.*)"$)')

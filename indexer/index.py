@@ -5,6 +5,8 @@ share one lock, so a query sees either all of a file's update or none of it.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import posixpath
 import stat as stat_mod
@@ -19,13 +21,13 @@ from grammars import Registry
 
 from . import history, pool
 from .digest import line_span, line_starts
-from .extract import Extractor
+from .extract import EXTRACT_RULES, Extractor
 from .graph import CodeGraph
 from .extract import PARTIAL_WARNING
 from .parse import FileRecord
 from .priority import Priority
 from .resolve import MAX_GLOBAL_MATCHES, RESOLVE_RULES, Resolver
-from .sections import DOC_EXTENSIONS
+from .sections import DOC_EXTENSIONS, SECTION_RULES
 from .store import FileState, NodeRow, Store, db_path_for
 from .walk import DEFAULT_MAX_FILE_BYTES, IgnoreRules, WalkedFile, WalkReport, walk
 
@@ -114,6 +116,7 @@ class RepoIndex:
         self.lock = self.store.lock
         self.registry = Registry()
         self.extractor = Extractor()
+        self._rules_by_language: dict[str, str] | None = None  # _extraction(), worked out once
         self.graph = CodeGraph(self.store)
         self.rules = IgnoreRules(self.root)
         self.ready = threading.Event()
@@ -335,6 +338,31 @@ class RepoIndex:
         return " ".join(sorted(DOC_EXTENSIONS) + sorted(
             {n for spec in self.registry.languages.values() for n in spec.extensions + spec.filenames}))
 
+    def _extraction(self) -> dict[str, str]:
+        """Per language, what its extraction is made of: its queries and language.toml,
+        this release's rules. A file indexed under other ones is parsed again."""
+        if self._rules_by_language is None:
+            found = {fmt: SECTION_RULES for fmt in set(DOC_EXTENSIONS.values())}
+            for spec in self.registry.languages.values():
+                made_of = "\0".join((EXTRACT_RULES, spec.query_text("tags"), spec.query_text("imports"),
+                                      (spec.folder / "language.toml").read_text(encoding="utf-8")))
+                found[spec.name] = hashlib.sha256(made_of.encode()).hexdigest()[:16]
+            self._rules_by_language = found
+        return self._rules_by_language
+
+    def _extracted_otherwise(self, current: dict[str, str]) -> frozenset[str]:
+        """The languages whose files this index holds as another release extracted them.
+        An index from before these were kept is taken as this release's (its languages'
+        extraction had not changed)."""
+        kept = self.store.get_meta("extraction")
+        if kept is None:
+            return frozenset()
+        try:
+            kept = json.loads(kept)
+        except ValueError:
+            kept = {}
+        return frozenset(lang for lang, made_of in current.items() if kept.get(lang) != made_of)
+
     def refresh(self, progress=None, executor=None, *, count: bool = True) -> Summary:
         """Bring the index in line with the tree: parse new and changed files, drop gone ones.
         count=False: the summary's node and edge counts stay 0 (after a write they take a
@@ -357,14 +385,16 @@ class RepoIndex:
         seen = {f.path for f in files}
         readable = self._readable()
         reread = self.store.get_meta("readable") != readable  # a release that reads more: take up what it skipped
+        extraction = self._extraction()
+        reextract = self._extracted_otherwise(extraction)  # a release that extracts otherwise: parse again
         todo = []
         for walked in files:
             old = known.get(walked.path)
-            skipped = reread and old is not None and old.status == "unsupported"
-            if _unchanged(old, walked) and not skipped:
+            again = old is not None and ((reread and old.status == "unsupported") or old.language in reextract)
+            if _unchanged(old, walked) and not again:
                 summary.unchanged += 1
-            else:  # the old digest: same bytes are not parsed again (a branch switch), unless skipped before
-                todo.append((walked, old.digest if old is not None and not skipped else None))
+            else:  # the old digest: same bytes are not parsed again (a branch switch), unless read otherwise now
+                todo.append((walked, old.digest if old is not None and not again else None))
         # A first index (mostly new files) loads rows with the lookup indexes dropped, and
         # builds them once the links are in too: sorted builds beat millions of random inserts.
         bulk = len(todo) > BULK_FILES and len(todo) > len(known)
@@ -398,6 +428,7 @@ class RepoIndex:
         lap("history")
         self.store.set_meta("complete", "1")
         self.store.set_meta("readable", readable)
+        self.store.set_meta("extraction", json.dumps(extraction, sort_keys=True))
         self.store.set_meta("indexed_at", utc_stamp())
         self.ready.set()
         counts = self.store.counts() if count else {"files": self.store.file_count(), "edges": 0, "languages": {}}

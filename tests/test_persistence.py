@@ -159,6 +159,46 @@ def test_a_stop_between_writing_files_and_resolving_their_links_is_repaired_next
     again.close()
 
 
+def test_files_extracted_under_other_rules_are_parsed_again(tmp_path):
+    """A release whose queries or extraction rules for a language differ (a new
+    tags.scm pattern, extract.EXTRACT_RULES) parses that language's files again on its
+    first refresh, though none changed; other languages' files are left as they are."""
+    import json
+
+    from indexer.index import RepoIndex
+
+    repo = make_repo(tmp_path / "repo", {
+        "pkg/__init__.py": "",
+        "pkg/retry.py": "class RetryPolicy:\n    def delay(self):\n        return 1\n",
+        "docs/guide.md": "# Retries\n\nSee `RetryPolicy`.\n",
+    })
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    index.close()
+    con = sqlite3.connect(index.store.path)  # as a release extracting Python otherwise left it
+    with con:
+        kept = json.loads(con.execute("SELECT value FROM meta WHERE key='extraction'").fetchone()[0])
+        assert set(kept) >= {"python", "markdown", "go"}
+        kept["python"] = "another release"
+        con.execute("UPDATE meta SET value=? WHERE key='extraction'", (json.dumps(kept),))
+        con.execute("DELETE FROM nodes WHERE id='pkg/retry.py#RetryPolicy.delay'")
+    con.close()
+    again = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    summary = again.refresh()
+    assert summary.parsed == 2 and summary.unchanged == 1  # the two .py files; the doc stays
+    assert again.store.nodes_by_id(["pkg/retry.py#RetryPolicy.delay"])
+    assert again.refresh().parsed == 0  # and once only
+    again.close()
+    con = sqlite3.connect(index.store.path)  # an index from before the rules were kept
+    with con:
+        con.execute("DELETE FROM meta WHERE key='extraction'")
+    con.close()
+    older = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    assert older.refresh().parsed == 0  # taken as this release's: no full parse on upgrade
+    assert older.store.get_meta("extraction")
+    older.close()
+
+
 def test_an_index_from_an_older_release_takes_up_what_this_one_reads_and_resolves(tmp_path, capfd):
     """Upgrading keeps the index: files it skipped as unsupported are read if this
     release reads them (reStructuredText came late), and links made under older
