@@ -23,7 +23,7 @@ from grammars import GrammarUnavailable, LanguageSpec
 PARTIAL_WARNING = "syntax errors"
 # How this module turns matches into symbols: change it with the code, and files indexed
 # under other rules are parsed again (with any change to a language's queries; index.py).
-# 2: a definition's own name is no use; Elixir's @doc, Haddock's `-- |`; @import.parts.
+# 2: a definition's own name is no call; Elixir's @doc, Haddock's `-- |`; @import.parts.
 EXTRACT_RULES = "2"
 CONTAINER_KINDS = frozenset({"class", "struct", "interface", "enum", "impl", "module", "trait"})
 MAX_SIGNATURE = 240
@@ -318,9 +318,11 @@ class Extractor:
             stack.append(len(out.symbols) - 1)
 
         starts = [s.start_byte for s in out.symbols]
-        named = {d[1].id for d in ordered}  # a def's head that is a call too (Elixir): not a use
+        # A def's head that is a call too (Elixir's `def run(x)`) calls nothing; a name that
+        # is a type use as well (Rust's `impl Display for Error`) stays a use.
+        named = {d[1].id for d in ordered}
         for name_node, kind in refs:
-            if name_node.id in named:
+            if kind == "call" and name_node.id in named:
                 continue
             offset = name_node.start_byte
             scope = None
