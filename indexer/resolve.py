@@ -27,7 +27,8 @@ DOCUMENTS = "doc.documents"
 # What names resolve to, by rule: change it with the rules, and an index resolved under
 # others is resolved again on its next refresh (its files need not change). 2: dotted
 # names in docs through the directories they spell (`flask.app.Flask`). 3: release
-# notes found by versioned names and folders too (`docs/changelogs/changelog_3x.md`).
+# notes found by versioned names and folders too (`docs/changelogs/changelog_3x.md`); a
+# dotted import naming a package links to its directory's files (`import a.b.*`).
 RESOLVE_RULES = "3"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
@@ -88,6 +89,7 @@ class Resolver:
         self.symbols: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
         self.qualified: dict[str, list[str]] = defaultdict(list)  # Class.method -> paths
         self._includes: dict[str, list[str]] = {}  # include target -> files, wherever it is included from
+        self._dirs_by_name: dict[str, list[str]] | None = None  # a directory's last name -> directories
         if every_symbol:
             self._load(store.symbol_names())
 
@@ -242,7 +244,20 @@ class Resolver:
                 matches = [p for p in self.by_name.get(name, ()) if ("/" + p).endswith("/" + suffix + ext)]
                 if matches:
                     return matches[:MAX_PACKAGE_FILES]
-        return []
+        return self._package_directory(rel, exts)
+
+    def _package_directory(self, rel: str, exts) -> list[str]:
+        """A whole package (`import com.acme.store.*`, Scala's `{Shelf, Cart}`, C#'s
+        `using Acme.Store`): the files of the directories the path spells, under any
+        source root, as a Go import is."""
+        if self._dirs_by_name is None:
+            self._dirs_by_name = defaultdict(list)
+            for d in self.by_dir:
+                self._dirs_by_name[posixpath.basename(d)].append(d)
+        exts = tuple(exts)
+        files = sorted(f for d in self._dirs_by_name.get(posixpath.basename(rel), ()) if d == rel or d.endswith("/" + rel)
+                       for f in self.by_dir[d] if f.endswith(exts))  # main and test roots alike
+        return files[:MAX_PACKAGE_FILES]
 
     # -- uses -----------------------------------------------------------------
     def _package(self, path: str) -> frozenset[str]:

@@ -36,6 +36,9 @@ MIXED = {
     "scala/com/acme/Main.scala": "package com.acme\nimport com.acme.store.Shelf\n"
                                  "object Main { def run(): Unit = Shelf.open() }\n",
     "scala/com/acme/store/Shelf.scala": "package com.acme.store\nobject Shelf { def open(): Unit = () }\n",
+    "scala/com/acme/Cart.scala": "package com.acme\nimport com.acme.store.{Shelf}\n"
+                                 "object Cart { def fill(): Unit = Shelf.open() }\n",
+    "java/com/acme/Wild.java": "package com.acme;\nimport com.acme.store.*;\nclass Wild { void go() { new Store(); } }\n",
     "zig/main.zig": "const util = @import(\"util.zig\");\npub fn main() void {\n    util.greet();\n}\n",
     "zig/util.zig": "pub fn greet() void {}\n",
     "swift/Sources/App/main.swift": "func start() {\n    salute()\n}\n",
@@ -90,6 +93,8 @@ def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
         ("rb/main.rb", "rb/helper.rb"),
         ("scala/com/acme/Main.scala", "scala/com/acme/store/Shelf.scala"),  # Scala: a path in parts
         ("zig/main.zig", "zig/util.zig"),
+        ("java/com/acme/Wild.java", "java/com/acme/store/Store.java"),  # a package: its directory's files
+        ("scala/com/acme/Cart.scala", "scala/com/acme/store/Shelf.scala"),  # selectors: the package
     ],
 )
 def test_imports_resolve_to_files(mixed, src, dst):
