@@ -74,14 +74,16 @@ def _end_line(node) -> int:
     return row if col == 0 and row > node.start_point.row else row + 1
 
 
-_COMMENT_OPENER = re.compile(r"^(///?|//!|/\*\*?|\*/|\*|#+|--+(?: ?[|^])?|;+|'''|\"\"\")\s?")  # `-- |` opens a Haddock comment
+_COMMENT_OPENER = re.compile(r"^(///?|//!|/\*\*?|\(\*\*?|\*/|\*|#+|--+(?: ?[|^])?|;+|'''|\"\"\")\s?")  # `-- |`: Haddock; `(**`: OCaml
 _COMMENT_CLOSER = re.compile(r"\s*\*/$")
+_ML_COMMENT_CLOSER = re.compile(r"\s*\*\)$")  # OCaml's, only in a comment that opens with `(*`
 # Elixir documents with attributes: `@doc "One line."`, `@doc """` ... `"""`.
 _DOC_ATTRIBUTE = re.compile(r'^@(?:module|type)?doc\s+(?:"""\s*$|"(.*)"$)')
 
 
 def _clean_comment(text: str) -> str:
-    opener, closer, attribute = _COMMENT_OPENER.sub, _COMMENT_CLOSER.sub, _DOC_ATTRIBUTE.sub
+    opener, attribute = _COMMENT_OPENER.sub, _DOC_ATTRIBUTE.sub
+    closer = (_ML_COMMENT_CLOSER if text.startswith("(*") else _COMMENT_CLOSER).sub
     return "\n".join(closer("", opener("", attribute(r"\1", line.strip()))) for line in text.splitlines()).strip()
 
 

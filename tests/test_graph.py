@@ -39,6 +39,8 @@ MIXED = {
     "scala/com/acme/Cart.scala": "package com.acme\nimport com.acme.store.{Shelf}\n"
                                  "object Cart { def fill(): Unit = Shelf.open() }\n",
     "java/com/acme/Wild.java": "package com.acme;\nimport com.acme.store.*;\nclass Wild { void go() { new Store(); } }\n",
+    "ml/main.ml": "let main () = Util.hail ()\n",
+    "ml/util.ml": "(** Says hello. *)\nlet hail () = print_endline \"hi\"\n",
     "zig/main.zig": "const util = @import(\"util.zig\");\npub fn main() void {\n    util.greet();\n}\n",
     "zig/util.zig": "pub fn greet() void {}\n",
     "swift/Sources/App/main.swift": "func start() {\n    salute()\n}\n",
@@ -113,6 +115,7 @@ def test_calls_resolve_through_imports(mixed):
     assert ("zig/main.zig#main", "zig/util.zig#greet") in calls
     assert ("swift/Sources/App/main.swift#start", "swift/Sources/App/Greeter.swift#salute") in calls  # one module
     assert ("ex/lib/app.ex#App.run", "ex/lib/greeter.ex#App.Greeter.welcome") in calls
+    assert ("ml/main.ml#main", "ml/util.ml#hail") in calls
 
 
 def test_docs_document_the_files_and_symbols_they_name(mixed):
