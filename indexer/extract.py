@@ -3,7 +3,8 @@ language's `tags.scm` / `imports.scm` (tree-sitter capture conventions:
 `@definition.<kind>` + `@name`, `@reference.<kind>` + `@name`, `@import.path`; and
 ours: `@receiver` for a method declared outside its type, `@callee` for a block a
 call opens, such as a test's `describe("title", ...)`, `@import.parts` for an import
-whose path is written in parts, its `path:` children, joined with dots: Scala's).
+whose path is written in parts, its `path:` children, joined with dots: Scala's;
+`@body` for a body that is not inside its definition's node but follows it: Dart's).
 
 Nesting, qualified names and doc comments are worked out here the same way for
 every language, so a language folder holds only data.
@@ -267,15 +268,17 @@ class Extractor:
                     if node.id not in defs:
                         receiver = captures.get("receiver")
                         callee = captures.get("callee")
-                        defs[node.id] = (node, name, kind, receiver[0] if receiver else None, callee[0] if callee else None)
+                        body = captures.get("body")
+                        defs[node.id] = (node, name, kind, receiver[0] if receiver else None,
+                                         callee[0] if callee else None, body[0] if body else None)
                 else:
                     refs.append((name, kind))
 
-        ordered = sorted(defs.values(), key=lambda d: (d[0].start_byte, -d[0].end_byte))
+        ordered = sorted(defs.values(), key=lambda d: (d[0].start_byte, -(d[5] or d[0]).end_byte))
         stack: list[int] = []
         seen_qualnames: dict[str, int] = {}
-        for node, name_node, kind, receiver, callee in ordered:
-            while stack and out.symbols[stack[-1]].end_byte < node.end_byte:
+        for node, name_node, kind, receiver, callee, apart in ordered:
+            while stack and out.symbols[stack[-1]].end_byte < (apart or node).end_byte:
                 stack.pop()
             parent = stack[-1] if stack else None
             name = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
@@ -297,7 +300,8 @@ class Extractor:
             outer = node
             while outer.parent is not None and outer.parent.type in spec.wrappers:
                 outer = outer.parent
-            body = node.child_by_field_name("body")
+            body = apart or node.child_by_field_name("body")
+            last = apart or outer
             if spec.doc_style == "docstring":
                 doc = _docstring(body, source)
             else:
@@ -308,13 +312,13 @@ class Extractor:
                     qualname=qualname,
                     kind=kind,
                     start_line=outer.start_point.row + 1,
-                    end_line=_end_line(outer),
+                    end_line=_end_line(last),
                     signature=_signature(node, body, source),
                     head_end=_head_end(node, body),
                     doc=doc,
                     parent=parent,
                     start_byte=outer.start_byte,
-                    end_byte=outer.end_byte,
+                    end_byte=last.end_byte,
                 )
             )
             stack.append(len(out.symbols) - 1)

@@ -41,6 +41,8 @@ MIXED = {
     "java/com/acme/Wild.java": "package com.acme;\nimport com.acme.store.*;\nclass Wild { void go() { new Store(); } }\n",
     "ml/main.ml": "let main () = Util.hail ()\n",
     "ml/util.ml": "(** Says hello. *)\nlet hail () = print_endline \"hi\"\n",
+    "dart/lib/main.dart": "import 'util.dart';\nvoid main() {\n  shout();\n}\n",
+    "dart/lib/util.dart": "void shout() {}\n",
     "zig/main.zig": "const util = @import(\"util.zig\");\npub fn main() void {\n    util.greet();\n}\n",
     "zig/util.zig": "pub fn greet() void {}\n",
     "swift/Sources/App/main.swift": "func start() {\n    salute()\n}\n",
@@ -95,6 +97,7 @@ def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
         ("rb/main.rb", "rb/helper.rb"),
         ("scala/com/acme/Main.scala", "scala/com/acme/store/Shelf.scala"),  # Scala: a path in parts
         ("zig/main.zig", "zig/util.zig"),
+        ("dart/lib/main.dart", "dart/lib/util.dart"),
         ("java/com/acme/Wild.java", "java/com/acme/store/Store.java"),  # a package: its directory's files
         ("scala/com/acme/Cart.scala", "scala/com/acme/store/Shelf.scala"),  # selectors: the package
     ],
@@ -116,6 +119,7 @@ def test_calls_resolve_through_imports(mixed):
     assert ("swift/Sources/App/main.swift#start", "swift/Sources/App/Greeter.swift#salute") in calls  # one module
     assert ("ex/lib/app.ex#App.run", "ex/lib/greeter.ex#App.Greeter.welcome") in calls
     assert ("ml/main.ml#main", "ml/util.ml#hail") in calls
+    assert ("dart/lib/main.dart#main", "dart/lib/util.dart#shout") in calls  # the call is in main's body
 
 
 def test_docs_document_the_files_and_symbols_they_name(mixed):
