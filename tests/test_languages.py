@@ -17,6 +17,17 @@ def test_at_least_twenty_two_languages_are_registered():
     assert len(SPECS) >= 22
 
 
+def test_every_grammar_is_a_dependency():
+    """A language folder whose wheel the project does not install is skipped on a fresh
+    machine (with a warning), and its example would fail only there."""
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    declared = {d.split(">")[0].split("=")[0].split("<")[0].strip() for d in project["project"]["dependencies"]}
+    assert {spec.distribution for spec in SPECS} <= declared
+
+
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
 def test_example_file_yields_symbols(spec):
     (example,) = [p for p in spec.folder.glob("example.*") if p.suffix != ".tags"]
