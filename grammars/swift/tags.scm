@@ -1,4 +1,4 @@
-; Swift tags for repo-graph (tree-sitter-swift ships no tags query usable here).
+; Swift tags for repo-graph (the tree-sitter-swift wheel ships no tags query).
 ; struct, class, actor, enum and extension all parse as class_declaration and are
 ; told apart by their declaration_kind; an extension is a container named by the
 ; type it extends, so its members are that type's methods.
