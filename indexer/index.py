@@ -360,7 +360,9 @@ class RepoIndex:
         try:
             kept = json.loads(kept)
         except ValueError:
-            kept = {}
+            kept = None
+        if not isinstance(kept, dict):
+            kept = {}  # unreadable: every language is parsed again, which is always right
         return frozenset(lang for lang, made_of in current.items() if kept.get(lang) != made_of)
 
     def refresh(self, progress=None, executor=None, *, count: bool = True) -> Summary:
