@@ -28,7 +28,8 @@ DOCUMENTS = "doc.documents"
 # others is resolved again on its next refresh (its files need not change). 2: dotted
 # names in docs through the directories they spell (`flask.app.Flask`). 3: release
 # notes found by versioned names and folders too (`docs/changelogs/changelog_3x.md`); a
-# dotted import naming a package links to its directory's files (`import a.b.*`).
+# dotted import naming a package links to its directory's files (`import a.b.*`); Elixir's
+# and OCaml's module names to the files they are spelled from.
 RESOLVE_RULES = "3"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
@@ -39,6 +40,14 @@ _NOTES_FOLDERS = ("changelog", "changelogs", "release-notes", "release_notes")
 SOURCE_ROOTS = ("", "src", "lib", "source", "include", "pkg", "app")
 # `import "./util.js"` in TypeScript is util.ts (what it compiles to is what it names).
 COMPILED_FROM = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
+
+
+_HUMPS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def _snake(name: str) -> str:
+    """`HTTPClient` -> `http_client`, `MyApp` -> `my_app`: Elixir's file for a module name."""
+    return _HUMPS.sub("_", name).lower()
 
 
 def is_release_notes(path: str) -> bool:
@@ -147,6 +156,11 @@ class Resolver:
             return self._rust(path, target)
         if style == "dotted":
             return self._dotted(target, exts)
+        if style == "snake_modules":  # Elixir: MyApp.HTTPClient lives in my_app/http_client.ex
+            return self._dotted(".".join(map(_snake, target.split("."))), exts)
+        if style == "file_modules":  # OCaml: module Foo_bar (and Foo_bar.Inner) is foo_bar.ml
+            first = target.split(".", 1)[0]
+            return self._dotted(first[:1].lower() + first[1:], exts)
         return self._relative(here, target, exts)
 
     def _python(self, here: str, target: str, names: list[str], exts) -> list[str]:

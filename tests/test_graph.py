@@ -39,7 +39,7 @@ MIXED = {
     "scala/com/acme/Cart.scala": "package com.acme\nimport com.acme.store.{Shelf}\n"
                                  "object Cart { def fill(): Unit = Shelf.open() }\n",
     "java/com/acme/Wild.java": "package com.acme;\nimport com.acme.store.*;\nclass Wild { void go() { new Store(); } }\n",
-    "ml/main.ml": "let main () = Util.hail ()\n",
+    "ml/main.ml": "open Util\nlet main () = hail ()\n",
     "ml/util.ml": "(** Says hello. *)\nlet hail () = print_endline \"hi\"\n",
     "dart/lib/main.dart": "import 'util.dart';\nvoid main() {\n  shout();\n}\n",
     "dart/lib/util.dart": "void shout() {}\n",
@@ -48,7 +48,7 @@ MIXED = {
     "swift/Sources/App/main.swift": "func start() {\n    salute()\n}\n",
     "swift/Sources/App/Greeter.swift": "func salute() {}\n",
     "ex/lib/app.ex": "defmodule App do\n  alias App.Greeter\n  def run, do: Greeter.welcome()\nend\n",
-    "ex/lib/greeter.ex": "defmodule App.Greeter do\n  def welcome, do: :ok\nend\n",
+    "ex/lib/app/greeter.ex": "defmodule App.Greeter do\n  def welcome, do: :ok\nend\n",
     "docs/guide.md": "# Guide\n\nCall `helper` from [the app](../pkg/a.py). See `Store`.\n",
 }
 
@@ -98,6 +98,8 @@ def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
         ("scala/com/acme/Main.scala", "scala/com/acme/store/Shelf.scala"),  # Scala: a path in parts
         ("zig/main.zig", "zig/util.zig"),
         ("dart/lib/main.dart", "dart/lib/util.dart"),
+        ("ex/lib/app.ex", "ex/lib/app/greeter.ex"),  # Elixir: App.Greeter is app/greeter.ex
+        ("ml/main.ml", "ml/util.ml"),  # OCaml: `open Util` is util.ml
         ("java/com/acme/Wild.java", "java/com/acme/store/Store.java"),  # a package: its directory's files
         ("scala/com/acme/Cart.scala", "scala/com/acme/store/Shelf.scala"),  # selectors: the package
     ],
@@ -117,7 +119,7 @@ def test_calls_resolve_through_imports(mixed):
     assert ("scala/com/acme/Main.scala#Main.run", "scala/com/acme/store/Shelf.scala#Shelf.open") in calls
     assert ("zig/main.zig#main", "zig/util.zig#greet") in calls
     assert ("swift/Sources/App/main.swift#start", "swift/Sources/App/Greeter.swift#salute") in calls  # one module
-    assert ("ex/lib/app.ex#App.run", "ex/lib/greeter.ex#App.Greeter.welcome") in calls
+    assert ("ex/lib/app.ex#App.run", "ex/lib/app/greeter.ex#App.Greeter.welcome") in calls
     assert ("ml/main.ml#main", "ml/util.ml#hail") in calls
     assert ("dart/lib/main.dart#main", "dart/lib/util.dart#shout") in calls  # the call is in main's body
 
