@@ -20,6 +20,7 @@ from indexer.resolve import is_release_notes
 from indexer.sections import doc_format, translated_from
 from indexer.store import NodeRow
 from indexer.terms import terms
+from repo_graph.scope import scoped_files
 
 # BM25 constants: the usual ones; code bodies vary in length as much as prose does.
 K1 = 1.2
@@ -132,6 +133,11 @@ MENTION_LEAD = 0.9
 MAX_MENTION_DEFS = 5
 MENTION_FORMS = ("qualified",)  # of: backticks, qualified, underscored, humped
 COMMON_POSTINGS = 20_000  # past this many nodes, a term scores only files rarer terms matched
+# A change's scope (`printer: ...`, `fix(binding): ...`, repo_graph/scope.py) makes the
+# files it names as close as a file related to an anchor, by the share of its names
+# they hold; a name on more than SCOPE_MAX_FILES files is too broad to say anything.
+SCOPE_WEIGHT = 1.0
+SCOPE_MAX_FILES = 200
 
 
 @dataclass(frozen=True)
@@ -386,6 +392,15 @@ def _feedback(index, matched: dict[int, tuple[float, str]], named: list[str]) ->
     return near
 
 
+def _with_scope(related: dict[str, float], scope: dict[str, float]) -> dict[str, float]:
+    if not scope:
+        return related
+    out = dict(related)
+    for path, share in scope.items():
+        out[path] = max(out.get(path, 0.0), SCOPE_WEIGHT * share)
+    return out
+
+
 _ASKING = frozenset({"how", "what", "where", "why", "when", "which", "who", "can", "could", "should"})
 
 
@@ -420,13 +435,16 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     hops = index.graph.hops(seeds, max_hops=2, hub_links=HUB_LINKS) if seeds else {}
     anchor_files = {s.partition("#")[0] for s in seeds}
     related = related_files(index, anchor_files) if seeds else {}
-    matched = lexical(index, text, related)
+    scope = scoped_files(index.store, text, SCOPE_MAX_FILES) if SCOPE_WEIGHT else {}
+    matched = lexical(index, text, _with_scope(related, scope))
     named = mentioned(index, text) if MENTION_MATCH else {}
     if named:
         matched = {rowid: (MENTION_LEAD * match, path) for rowid, (match, path) in matched.items()}
         matched.update(named)
     if not seeds and W_FEEDBACK and matched:
         related = _feedback(index, matched, [path for _, path in named.values()])
+    neighbours = related
+    related = _with_scope(related, scope)
 
     # Personalized PageRank from the anchors (and, more weakly, the best matches)
     # over their neighbourhood: how much of the anchors' attention reaches a node.
@@ -475,8 +493,8 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
             lex[node.id] *= (1 + W_RECENT * lately) / (1 + W_RECENT)
     near = [node_id for node_id, h in hops.items() if h <= 1 and node_id not in by_id]
     by_id.update(index.store.nodes_by_id(near))
-    if related and seeds:  # an anchor's neighbours are worth showing unmatched; the feedback's are not
-        for node in index.store.top_nodes_in_files(list(related), SYMBOLS_PER_RELATED_FILE):
+    if neighbours and seeds:  # an anchor's neighbours are worth showing unmatched; the feedback's are not
+        for node in index.store.top_nodes_in_files(list(neighbours), SYMBOLS_PER_RELATED_FILE):
             by_id.setdefault(node.id, node)
     if not matched and not seeds:
         by_id.update((n.id, n) for n in index.store.prior_nodes(MAX_CANDIDATES))

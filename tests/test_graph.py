@@ -656,3 +656,71 @@ def test_g3_the_anchors_walk_reaches_a_hub_but_not_everyone_who_uses_it(tmp_path
     assert capped["pkg/other.py"] == every["pkg/other.py"] == 2  # through a module few import
     assert index.graph.hops({"pkg/open.py"}, max_hops=2, hub_links=HUB_LINKS) == every  # 6 importers: no hub
     index.close()
+
+
+@pytest.mark.parametrize("text, parts", [
+    ("printer: fix color parsing", ["printer"]),
+    ("fix(binding): accept a pointer", ["binding"]),
+    ("feat(jsx)!: drop the old runtime", ["jsx"]),
+    ("net: ipv4: fix a leak", ["net", "ipv4"]),
+    ("ignore/walk: follow symlinks", ["ignore", "walk"]),
+    ("refac(axum-extra, axum-core): move rejections", ["axum-extra", "axum-core"]),
+    ("fix: a typo", []),  # what was done, not where
+    ("Update jq_fuzz_load_file.c: Add missing include", []),  # a sentence, not a scope
+    ("how do I configure retries?", []),
+    ("see http://example.com: down", []),
+])
+def test_a_scope_is_read_before_the_colon(text, parts):
+    from repo_graph.scope import scope_parts
+
+    assert scope_parts(text) == parts
+
+
+def test_a_scope_names_where_the_change_lives(tmp_path, monkeypatch):
+    """`printer: ...` names the directory the change is in: its file comes first though
+    the other file matches the message's words a little better, with or without an
+    anchor; an emptied scope (nothing named so) or a broad one changes nothing."""
+    from repo_graph import ranking
+
+    body = 'def parse_color(spec):\n    """Parse a color {extra}spec."""\n    return spec\n'
+    files = {
+        "crates/printer/src/color.py": body.format(extra=""),
+        "crates/searcher/src/color.py": body.format(extra="parsing spec: fix the color spec parsing; parse the color spec "),
+        "crates/cli/src/args.py": "def args(argv):\n    return argv\n",
+    }
+    index = RepoIndex(make_repo(tmp_path / "scope", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    top = lambda text, seeds=(): ranking.rank(index, text, set(seeds))[0].node.path  # noqa: E731
+    assert top("printer: fix color spec parsing") == "crates/printer/src/color.py"
+    assert top("fix color spec parsing") == "crates/searcher/src/color.py"
+    assert top("docs: fix color spec parsing") == "crates/searcher/src/color.py"
+    first_far = lambda text: next(c.node.path for c in ranking.rank(index, text, {"crates/cli/src/args.py"})  # noqa: E731
+                                  if c.node.path != "crates/cli/src/args.py")
+    assert first_far("printer: fix color spec parsing") == "crates/printer/src/color.py"
+    assert first_far("fix color spec parsing") == "crates/searcher/src/color.py"
+    assert index.store.paths_named("Printer", 10) == ["crates/printer/src/color.py"]
+    assert len(index.store.paths_named("src", 1)) == 1 and len(index.store.paths_named("src", 10)) == 3
+    from repo_graph.scope import scoped_files
+
+    assert scoped_files(index.store, "src: printer: fix it", 2) == {"crates/printer/src/color.py": 1.0}  # src: broad
+    assert scoped_files(index.store, "printer/color: fix it", 10) == {
+        "crates/printer/src/color.py": 1.0, "crates/searcher/src/color.py": 0.5}
+    monkeypatch.setattr(ranking, "SCOPE_MAX_FILES", 0)  # too broad: nothing changes
+    assert top("printer: fix color spec parsing") == "crates/searcher/src/color.py"
+    index.close()
+
+
+def test_an_index_from_before_the_directory_table_gets_one_on_open(tmp_path):
+    import sqlite3
+
+    index = RepoIndex(make_repo(tmp_path / "dirs", {"a/b/c.py": "x = 1\n", "a/d.py": "y = 2\n"}),
+                      cache_dir=tmp_path / "cache")
+    index.refresh()
+    path = index.store.path
+    index.close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE dirs")
+    again = RepoIndex(tmp_path / "dirs", cache_dir=tmp_path / "cache")
+    assert sorted(again.store.paths_named("a", 10)) == ["a/b/c.py", "a/d.py"]
+    assert again.store.paths_named("b", 10) == ["a/b/c.py"]
+    again.close()
