@@ -11,11 +11,13 @@ import re
 # a scope holds no spaces but after a comma ("net, ipv4: ").
 _TYPED = re.compile(r"\s*[A-Za-z]+\(([^()\n]{1,60})\)!?:\s+")
 _PLAIN = re.compile(r"\s*([\w.\-/*]{1,60}(?:,\s*[\w.\-/*]{1,60})*)!?:\s+")
-# The kinds of change Conventional Commits and its neighbours put before the colon:
-# what was done, not where.
-CHANGE_KINDS = frozenset({
+# Words before a colon that say what was done, not where: the kinds of change of
+# Conventional Commits and its neighbours, and the labels of pasted compiler and
+# runtime output ("error: cannot find value", "panic: runtime error").
+NOT_PLACES = frozenset({
     "fix", "fixes", "bugfix", "feat", "feature", "chore", "refactor", "refac", "perf", "style", "revert",
     "build", "ci", "wip", "release", "breaking", "security", "deps", "dep", "typo", "cleanup", "misc",
+    "error", "warning", "note", "help", "hint", "panic", "fatal", "todo", "fixme", "bug", "issue", "question",
 })
 MAX_SCOPES = 3
 
@@ -30,7 +32,7 @@ def scope_parts(text: str) -> list[str]:
             break
         for part in re.split(r"[/,\s]+", found.group(1).lower()):
             part = part.strip(".*")
-            if part and part not in CHANGE_KINDS and not part.isdigit():
+            if part and part not in NOT_PLACES and not part.isdigit():
                 parts.append(part)
         at = found.end()
     return list(dict.fromkeys(parts))

@@ -666,6 +666,7 @@ def test_g3_the_anchors_walk_reaches_a_hub_but_not_everyone_who_uses_it(tmp_path
     ("ignore/walk: follow symlinks", ["ignore", "walk"]),
     ("refac(axum-extra, axum-core): move rejections", ["axum-extra", "axum-core"]),
     ("fix: a typo", []),  # what was done, not where
+    ("error: cannot find value `x` in this scope", []),  # pasted compiler output
     ("Update jq_fuzz_load_file.c: Add missing include", []),  # a sentence, not a scope
     ("how do I configure retries?", []),
     ("see http://example.com: down", []),
@@ -679,7 +680,7 @@ def test_a_scope_is_read_before_the_colon(text, parts):
 def test_a_scope_names_where_the_change_lives(tmp_path, monkeypatch):
     """`printer: ...` names the directory the change is in: its file comes first though
     the other file matches the message's words a little better, with or without an
-    anchor; an emptied scope (nothing named so) or a broad one changes nothing."""
+    anchor; a scope naming nothing here (`docs:`) or a broad one changes nothing."""
     from repo_graph import ranking
 
     body = 'def parse_color(spec):\n    """Parse a color {extra}spec."""\n    return spec\n'
