@@ -57,8 +57,19 @@ def is_binary(data: bytes) -> bool:
     return b"\x00" in data[:BINARY_SNIFF]
 
 
-def looks_generated(data: bytes) -> bool:
-    """Minified bundles and the like: huge lines, few of them."""
+# Build output (esbuild, tsc, webpack) names its source map on its last line; in these
+# languages a file doing so is a copy of code whose source lives elsewhere, most often
+# in the same repository (phoenix's priv/static/phoenix.mjs of assets/js/phoenix/).
+SOURCE_MAPPED = frozenset({".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
+GENERATED_RULES = "1"  # in the extraction digest of those languages: an index re-reads their files
+_SOURCE_MAP_LINE = re.compile(rb"(?://|/\*)#\s*sourceMappingURL=\S+\s*(?:\*/)?\s*\Z")
+
+
+def looks_generated(data: bytes, rel: str = "") -> bool:
+    """Minified bundles and the like (huge lines, few of them), and build output that
+    names its source map."""
+    if PurePosixPath(rel).suffix in SOURCE_MAPPED and _SOURCE_MAP_LINE.search(data[-400:]):
+        return True
     if len(data) < 20_000:
         return False
     lines = data.count(b"\n") + 1
@@ -116,7 +127,7 @@ def parse(rel: str, data: bytes, registry: Registry, extractor: Extractor, diges
     spec = None if doc_format else registry.for_path(rel, data[:200].split(b"\n", 1)[0])
     if doc_format is None and spec is None:
         return FileRecord(rel, digest, None, "unsupported")
-    if looks_generated(data):
+    if looks_generated(data, rel):
         return FileRecord(rel, digest, doc_format or spec.name, "generated")
     record = FileRecord(rel, digest, doc_format or spec.name, "ok")
     starts = line_starts(data)

@@ -452,3 +452,31 @@ def test_a_thread_that_ends_takes_its_store_connection_with_it(tmp_path):
         t.join()
     assert len(store._held) == 1  # this thread's; the twenty others closed as their threads ended
     store.close()
+
+
+def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_path, monkeypatch):
+    """They copy code whose source is elsewhere (or is unreadable): skipped as generated,
+    so no frame sends them. A source map named mid-file, or by a Python file, is not a
+    build's last line."""
+    minified = "var a=function(){return 1};" * 1000 + "\n"
+    files = {
+        "assets/js/socket.js": "export class Socket {\n  connect() { return 1; }\n}\n",
+        "priv/static/app.mjs": "class Socket {\n  connect() { return 1; }\n}\n//# sourceMappingURL=app.mjs.map\n",
+        "priv/static/app.cjs.js": "class Socket {}\n/*# sourceMappingURL=app.cjs.js.map */",
+        "priv/static/app.min.js": minified,
+        "notes.js": "// a build ends with //# sourceMappingURL=x.map\nexport const n = 1;\n",
+        "tool.py": "def f():\n    return 1\n# sourceMappingURL=f.map\n",
+    }
+    index = RepoIndex(make_repo(tmp_path / "gen", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    status = {path: index.store.file_state(path).status for path in files}
+    assert status == {"assets/js/socket.js": "ok", "priv/static/app.mjs": "generated",
+                      "priv/static/app.cjs.js": "generated", "priv/static/app.min.js": "generated",
+                      "notes.js": "ok", "tool.py": "ok"}
+    assert [n.path for n in index.store.find_by_name("Socket")] == ["assets/js/socket.js"]
+    before = index._extraction()
+    monkeypatch.setattr("indexer.index.GENERATED_RULES", "next")
+    index._rules_by_language = None
+    after = index._extraction()  # a release that tells build output otherwise re-reads these languages only
+    assert {lang for lang in after if after[lang] != before[lang]} == {"javascript", "typescript", "tsx"}
+    index.close()
