@@ -57,18 +57,21 @@ def is_binary(data: bytes) -> bool:
     return b"\x00" in data[:BINARY_SNIFF]
 
 
-# Build output (esbuild, tsc, webpack) names its source map on its last line; in these
-# languages a file doing so is a copy of code whose source lives elsewhere, most often
-# in the same repository (phoenix's priv/static/phoenix.mjs of assets/js/phoenix/).
+# Build output (esbuild, tsc, webpack) names its source map on its last line, and a
+# bundler's output opens with its module runtime; in these languages such a file is a
+# copy of code whose source lives elsewhere, most often in the same repository
+# (phoenix's priv/static/phoenix.js and .mjs of assets/js/phoenix/).
 SOURCE_MAPPED = frozenset({".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
-GENERATED_RULES = "1"  # in the extraction digest of those languages: an index re-reads their files
+GENERATED_RULES = "2"  # in the extraction digest of those languages: an index re-reads their files
 _SOURCE_MAP_LINE = re.compile(rb"(?://|/\*)#\s*sourceMappingURL=\S+\s*(?:\*/)?\s*\Z")
+_BUNDLER_RUNTIME = re.compile(rb"webpackBootstrap|__webpack_require__|var __defProp = Object\.defineProperty")
 
 
 def looks_generated(data: bytes, rel: str = "") -> bool:
     """Minified bundles and the like (huge lines, few of them), and build output that
-    names its source map."""
-    if PurePosixPath(rel).suffix in SOURCE_MAPPED and _SOURCE_MAP_LINE.search(data[-400:]):
+    names its source map or carries a bundler's runtime."""
+    if PurePosixPath(rel).suffix in SOURCE_MAPPED and (
+            _SOURCE_MAP_LINE.search(data[-400:]) or _BUNDLER_RUNTIME.search(data[:2000])):
         return True
     if len(data) < 20_000:
         return False

@@ -464,6 +464,9 @@ def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_pat
         "priv/static/app.mjs": "class Socket {\n  connect() { return 1; }\n}\n//# sourceMappingURL=app.mjs.map\n",
         "priv/static/app.cjs.js": "class Socket {}\n/*# sourceMappingURL=app.cjs.js.map */",
         "priv/static/app.min.js": minified,
+        "priv/static/app.js": "var App = (() => {\n  var __defProp = Object.defineProperty;\n"
+                              "  class Socket {}\n  return Socket;\n})();\n",  # esbuild's bundle, no map
+        "dist/main.js": "/******/ (() => { // webpackBootstrap\n/******/ \tvar __webpack_modules__ = ({});\n})();\n",
         "notes.js": "// a build ends with //# sourceMappingURL=x.map\nexport const n = 1;\n",
         "tool.py": "def f():\n    return 1\n# sourceMappingURL=f.map\n",
     }
@@ -472,6 +475,7 @@ def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_pat
     status = {path: index.store.file_state(path).status for path in files}
     assert status == {"assets/js/socket.js": "ok", "priv/static/app.mjs": "generated",
                       "priv/static/app.cjs.js": "generated", "priv/static/app.min.js": "generated",
+                      "priv/static/app.js": "generated", "dist/main.js": "generated",
                       "notes.js": "ok", "tool.py": "ok"}
     assert [n.path for n in index.store.find_by_name("Socket")] == ["assets/js/socket.js"]
     before = index._extraction()
