@@ -24,7 +24,7 @@ from .digest import line_span, line_starts
 from .extract import EXTRACT_RULES, Extractor
 from .graph import CodeGraph
 from .extract import PARTIAL_WARNING
-from .parse import GENERATED_RULES, SOURCE_MAPPED, FileRecord
+from .parse import GENERATED_RULES, FileRecord
 from .priority import Priority
 from .resolve import MAX_GLOBAL_MATCHES, RESOLVE_RULES, Resolver
 from .sections import DOC_EXTENSIONS, SECTION_RULES
@@ -340,15 +340,13 @@ class RepoIndex:
 
     def _extraction(self) -> dict[str, str]:
         """Per language, what its extraction is made of: its queries and language.toml,
-        this release's rules (and, where build output can name a source map, the rules
-        that tell it). A file indexed under other ones is parsed again."""
+        this release's rules, and how it tells generated code. A file indexed under
+        other ones is parsed again."""
         if self._rules_by_language is None:
             found = {fmt: SECTION_RULES for fmt in set(DOC_EXTENSIONS.values())}
             for spec in self.registry.languages.values():
-                made_of = "\0".join((EXTRACT_RULES, spec.query_text("tags"), spec.query_text("imports"),
-                                      (spec.folder / "language.toml").read_text(encoding="utf-8")))
-                if SOURCE_MAPPED.intersection(spec.extensions):
-                    made_of += GENERATED_RULES
+                made_of = "\0".join((EXTRACT_RULES, GENERATED_RULES, spec.query_text("tags"),
+                                      spec.query_text("imports"), (spec.folder / "language.toml").read_text(encoding="utf-8")))
                 found[spec.name] = hashlib.sha256(made_of.encode()).hexdigest()[:16]
             self._rules_by_language = found
         return self._rules_by_language

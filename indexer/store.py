@@ -127,6 +127,7 @@ class NodeRow(NamedTuple):
     head_end: int | None = None  # symbols: last line of signature + docstring (header frames)
 
 
+GENERATED = "generated"  # a file node's sym_kind when a tool generated the file (indexer/parse.py)
 NODE_COLUMNS = NodeRow._fields  # the nodes table's columns, in this order
 NODE_KIND = 1 + NODE_COLUMNS.index("kind")  # in put_files' rows, after the rowid
 NODE_LENGTH = 1 + NODE_COLUMNS.index("length")
@@ -619,6 +620,11 @@ class Store:
                 "SELECT path FROM files WHERE path >= ? AND path < ? AND status='ok' LIMIT ?",
                 (*_prefix_range(directory + "/"), limit - len(found))))
         return list(found)[:limit]
+
+    def generated_files(self, rowids) -> list[int]:
+        """Those of the file nodes `rowids` that a tool generated (indexer/parse.py)."""
+        return [r[0] for r in self._in("SELECT rowid FROM nodes WHERE rowid IN ({}) AND sym_kind=?", rowids,
+                                       after=(GENERATED,))]
 
     def ids_of_rowids(self, rowids) -> dict[int, str]:
         return dict(self._in("SELECT rowid, id FROM nodes WHERE rowid IN ({})", rowids))

@@ -82,6 +82,10 @@ SYMBOLS_PER_RELATED_FILE = 6
 ANCHOR_FILE_FRAMES = 2  # the host has an anchored file open: a glimpse of it, then its neighbours
 JOINED_HEADER_MATCH = 0.6  # the match a header joined to an anchor needs to be sent (0.3 cost flask 0.2 R@5)
 RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it documents no code
+# A file a tool generated ("Code generated ... DO NOT EDIT", `@generated`; indexer/parse.py)
+# is what the rest calls, not what a developer edits: its matches count half, as a
+# changelog's do. Chosen, not measured: no benchmark repository keeps generated code.
+GENERATED_FACTOR = 0.5
 # README.de.md beside README.md says what it says, to a reader of another language: a
 # question in one language needs one copy, and the translations' code blocks and names
 # match it as well as the original does (sinatra's README in 11 languages).
@@ -213,6 +217,9 @@ def lexical(index, text: str, related: dict[str, float] | None = None) -> dict[i
     keep = _unique(np.concatenate((_top(key, MAX_CANDIDATES), _top(match, PPR_LEXICAL_SEEDS))))
     paths = index.store.ids_of_rowids(int(f) for f in _unique(file_of_node[keep]))
     factor = {f: RELEASE_NOTES_FACTOR if is_release_notes(p) else 1.0 for f, p in paths.items()}
+    if GENERATED_FACTOR != 1.0:
+        for f in index.store.generated_files(paths):
+            factor[f] *= GENERATED_FACTOR
     if TRANSLATION_FACTOR != 1.0:
         originals = {f: translated_from(p) for f, p in paths.items()}
         present = index.store.nodes_by_id(o for o in originals.values() if o)
