@@ -84,7 +84,8 @@ JOINED_HEADER_MATCH = 0.6  # the match a header joined to an anchor needs to be 
 RELEASE_NOTES_FACTOR = 0.5  # a changelog repeats every change's words; it documents no code
 # A file a tool generated ("Code generated ... DO NOT EDIT", `@generated`; indexer/parse.py)
 # is what the rest calls, not what a developer edits: its matches count half, as a
-# changelog's do. Chosen, not measured: no benchmark repository keeps generated code.
+# changelog's do. Chosen, not measured: of the benchmark repositories only gin keeps one
+# such file (in testdata/), and its figures did not move.
 GENERATED_FACTOR = 0.5
 # README.de.md beside README.md says what it says, to a reader of another language: a
 # question in one language needs one copy, and the translations' code blocks and names
