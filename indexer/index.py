@@ -91,6 +91,7 @@ class Summary:
     ignored: int = 0
     too_large: int = 0
     skipped: int = 0  # binary, generated, or no grammar
+    generated: int = 0  # of those: minified bundles and build output (parse.looks_generated)
     warnings: int = 0
     database: str = ""
     phases: dict[str, float] = field(default_factory=dict)  # wall seconds: walk, parse, resolve, prior
@@ -443,6 +444,8 @@ class RepoIndex:
         summary.ignored = report.ignored
         summary.too_large = report.too_large
         summary.skipped = len(files) - summary.files
+        if count:
+            summary.generated = self.store.file_count("generated")
         summary.seconds = round(time.monotonic() - started, 3)
         return summary
 

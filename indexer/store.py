@@ -750,8 +750,8 @@ class Store:
         n, total = self.db.execute("SELECT nodes, length FROM corpus").fetchone()
         return int(n), (total / n if n else 1.0)
 
-    def file_count(self) -> int:
-        return self.db.execute("SELECT count(*) FROM files WHERE status='ok'").fetchone()[0]
+    def file_count(self, status: str = "ok") -> int:
+        return self.db.execute("SELECT count(*) FROM files WHERE status=?", (status,)).fetchone()[0]
 
     def counts(self) -> dict[str, int]:
         """Files, nodes per kind, edges, languages. Counting scans every node row (~4 s

@@ -109,7 +109,7 @@ def cmd_index(args) -> int:
         f"indexed {index.root}\n"
         f"  files     {summary.files} indexed ({summary.parsed} read, {summary.unchanged} unchanged, "
         f"{summary.removed} removed; {summary.ignored} ignored, {summary.too_large} over the size cap, "
-        f"{summary.skipped} without a parser)\n"
+        f"{summary.generated} generated, {summary.skipped - summary.generated} without a parser)\n"
         f"  symbols   {summary.symbols}\n"
         f"  sections  {summary.sections}\n"
         f"  edges     {summary.edges}\n"

@@ -471,7 +471,7 @@ def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_pat
         "tool.py": "def f():\n    return 1\n# sourceMappingURL=f.map\n",
     }
     index = RepoIndex(make_repo(tmp_path / "gen", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    assert index.refresh().generated == 5
     status = {path: index.store.file_state(path).status for path in files}
     assert status == {"assets/js/socket.js": "ok", "priv/static/app.mjs": "generated",
                       "priv/static/app.cjs.js": "generated", "priv/static/app.min.js": "generated",
