@@ -274,9 +274,7 @@ class Store:
                 found = self.db.execute("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view')")
                 for kind, name in list(found):
                     self.db.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')
-                for statement in _SCHEMA.strip().split(";"):
-                    if statement.strip():
-                        self.db.execute(statement)
+                self._execute_script(_SCHEMA)
                 for statement in _BULK_INDEXES.values():
                     self.db.execute(statement)
                 self.db.execute("INSERT INTO meta VALUES('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -291,10 +289,14 @@ class Store:
             if self.db.execute("SELECT 1 FROM sqlite_master WHERE name='dirs'").fetchone():
                 return
             with self.transaction():
-                for statement in _DIRS_SCHEMA.strip().split(";"):
-                    if statement.strip():
-                        self.db.execute(statement)
+                self._execute_script(_DIRS_SCHEMA)
                 self._add_dirs(r[0] for r in self.db.execute("SELECT path FROM files"))
+
+    def _execute_script(self, script: str) -> None:
+        """Each statement of `script` inside the caller's transaction (executescript would commit it)."""
+        for statement in script.strip().split(";"):
+            if statement.strip():
+                self.db.execute(statement)
 
     def _add_dirs(self, paths) -> None:
         dirs = {d for path in paths for d in _ancestors(path)}
@@ -611,8 +613,7 @@ class Store:
         """Indexed files called `name` (by `file_stem`) or under a directory called
         `name` anywhere, at most `limit`; case-insensitive, looked up (a scan of the
         kernel's paths took 20-55 ms)."""
-        found = dict.fromkeys(r[0] for r in self.db.execute(
-            "SELECT path FROM files WHERE stem=? AND status='ok' LIMIT ?", (file_stem(name), limit)))
+        found = dict.fromkeys(self.paths_with_stems([file_stem(name)])[:limit])
         for (directory,) in self.db.execute("SELECT path FROM dirs WHERE name=?", (name.lower(),)).fetchall():
             if len(found) >= limit:
                 break
