@@ -29,6 +29,7 @@ from .priority import Priority
 from .resolve import MAX_GLOBAL_MATCHES, RESOLVE_RULES, Resolver
 from .sections import DOC_EXTENSIONS, SECTION_RULES
 from .store import FileState, NodeRow, Store, db_path_for
+from .terms import TERMS_RULES
 from .walk import DEFAULT_MAX_FILE_BYTES, IgnoreRules, WalkedFile, WalkReport, walk
 
 BATCH_FILES = 256
@@ -341,12 +342,12 @@ class RepoIndex:
 
     def _extraction(self) -> dict[str, str]:
         """Per language, what its extraction is made of: its queries and language.toml,
-        this release's rules, and how it tells generated code. A file indexed under
-        other ones is parsed again."""
+        this release's rules, how it tells generated code and how it cuts terms. A file
+        indexed under other ones is parsed again."""
         if self._rules_by_language is None:
-            found = {fmt: SECTION_RULES for fmt in set(DOC_EXTENSIONS.values())}
+            found = {fmt: f"{SECTION_RULES}.{TERMS_RULES}" for fmt in set(DOC_EXTENSIONS.values())}
             for spec in self.registry.languages.values():
-                made_of = "\0".join((EXTRACT_RULES, GENERATED_RULES, spec.query_text("tags"),
+                made_of = "\0".join((EXTRACT_RULES, GENERATED_RULES, TERMS_RULES, spec.query_text("tags"),
                                       spec.query_text("imports"), (spec.folder / "language.toml").read_text(encoding="utf-8")))
                 found[spec.name] = hashlib.sha256(made_of.encode()).hexdigest()[:16]
             self._rules_by_language = found

@@ -31,9 +31,15 @@ STOP_WORDS = frozenset(
 _SUFFIXES = (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""))
 
 
+# How `stem` cuts words: part of every language's extraction digest (indexer/index.py),
+# since the index holds terms this function made. 2: -ate as -ation.
+TERMS_RULES = "2"
+
+
 def stem(word: str) -> str:
-    """A light stemmer: plurals, -ing/-ed, -ation/-ion and a final e, never below
-    three letters, so "configure" and "configuration" meet at "configur"."""
+    """A light stemmer: plurals, -ing/-ed, -ation/-ion, -ate and a final e, never
+    below three letters, so "configure" and "configuration" meet at "configur", and
+    "generate", "generated" and "generation" at "gener"."""
     if len(word) <= 3:
         return word
     if not word.endswith("ss"):
@@ -42,11 +48,13 @@ def stem(word: str) -> str:
                 stemmed = word[: -len(suffix)] + repl
                 if suffix in ("ing", "ed") and len(stemmed) > 3 and stemmed[-1] == stemmed[-2]:
                     stemmed = stemmed[:-1]  # running -> run
+                elif suffix in ("ing", "ed") and len(stemmed) >= 6 and stemmed.endswith("at") and stemmed[-3] not in "aeiou":
+                    stemmed = stemmed[:-2]  # generated -> gener, as generation; created, repeated keep theirs
                 if suffix == "es" and not stemmed.endswith(("s", "x", "z", "ch", "sh")):
                     stemmed = word[:-1]  # "types" -> "type", not "typ"
                 word = stemmed
                 break
-    for suffix in ("ation", "ion"):
+    for suffix in ("ation", "ate", "ion"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             word = word[: -len(suffix)]
             break

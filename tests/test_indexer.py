@@ -216,6 +216,23 @@ def test_terms_split_identifiers_the_same_from_text_or_bytes():
             [(1.0, raw.decode("utf-8", "replace")), (3.0, text)]), raw
 
 
+@pytest.mark.parametrize("words, stem", [
+    ("configure configured configuring configuration configurations", "configur"),
+    ("generate generated generating generation", "gener"),
+    ("allocate allocated allocation", "alloc"),
+    ("validate validated validation", "valid"),
+    ("create created creating creation", "creat"),
+    ("repeat repeated repeating", "repeat"),
+    ("format formatted formatting", "format"),
+    ("relate related relation", "relat"),
+])
+def test_a_words_forms_meet_at_one_stem(words, stem):
+    """A question says "generation" where the code says `generate`: both must give one term."""
+    from indexer.terms import terms
+
+    assert {t for w in words.split() for t in terms(w)} == {stem}
+
+
 def test_a_terms_counts_come_from_the_index_and_its_rows_can_be_read_for_some_files(tmp_path):
     """A query orders its terms by how many nodes have them and reads a common term
     only for the files its rarer terms found: both without reading every row."""
