@@ -46,10 +46,11 @@ def stem(word: str) -> str:
         for suffix, repl in _SUFFIXES:
             if word.endswith(suffix) and len(word) - len(suffix) + len(repl) >= 3:
                 stemmed = word[: -len(suffix)] + repl
-                if suffix in ("ing", "ed") and len(stemmed) > 3 and stemmed[-1] == stemmed[-2]:
-                    stemmed = stemmed[:-1]  # running -> run
-                elif suffix in ("ing", "ed") and len(stemmed) >= 6 and stemmed.endswith("at") and stemmed[-3] not in "aeiou":
-                    stemmed = stemmed[:-2]  # generated -> gener, as generation; created, repeated keep theirs
+                if suffix in ("ing", "ed") and len(stemmed) > 3:
+                    if stemmed[-1] == stemmed[-2]:
+                        stemmed = stemmed[:-1]  # running -> run
+                    elif len(stemmed) >= 6 and stemmed.endswith("at") and stemmed[-3] not in "aeiou":
+                        stemmed = stemmed[:-2]  # generated -> gener, as generation; created, repeated keep theirs
                 if suffix == "es" and not stemmed.endswith(("s", "x", "z", "ch", "sh")):
                     stemmed = word[:-1]  # "types" -> "type", not "typ"
                 word = stemmed
