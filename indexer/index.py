@@ -355,17 +355,15 @@ class RepoIndex:
 
     def _extracted_otherwise(self, current: dict[str, str]) -> frozenset[str]:
         """The languages whose files this index holds as another release extracted them.
-        An index from before these were kept is taken as this release's (its languages'
-        extraction had not changed)."""
-        kept = self.store.get_meta("extraction")
-        if kept is None:
-            return frozenset()
+        An index that kept no record (from before records were kept, or unreadable) had
+        every language extracted otherwise: the stemmer, the rules and the queries have
+        all changed since, so every file is parsed again, which is always right."""
         try:
-            kept = json.loads(kept)
+            kept = json.loads(self.store.get_meta("extraction") or "{}")
         except ValueError:
-            kept = None
+            kept = {}
         if not isinstance(kept, dict):
-            kept = {}  # unreadable: every language is parsed again, which is always right
+            kept = {}
         return frozenset(lang for lang, made_of in current.items() if kept.get(lang) != made_of)
 
     def refresh(self, progress=None, executor=None, *, count: bool = True) -> Summary:
@@ -391,6 +389,8 @@ class RepoIndex:
         readable = self._readable()
         reread = self.store.get_meta("readable") != readable  # a release that reads more: take up what it skipped
         extraction = self._extraction()
+        if not known:  # a new index: a start after a stop halfway through must not take it for an old release's
+            self.store.set_meta("extraction", json.dumps(extraction, sort_keys=True))
         reextract = self._extracted_otherwise(extraction)  # a release that extracts otherwise: parse again
         todo = []
         for walked in files:
