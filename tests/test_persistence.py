@@ -159,10 +159,12 @@ def test_a_stop_between_writing_files_and_resolving_their_links_is_repaired_next
     again.close()
 
 
-def test_files_extracted_under_other_rules_are_parsed_again(tmp_path):
+def test_files_extracted_under_other_rules_are_parsed_again(tmp_path, monkeypatch):
     """A release whose queries or extraction rules for a language differ (a new
     tags.scm pattern, extract.EXTRACT_RULES) parses that language's files again on its
-    first refresh, though none changed; other languages' files are left as they are."""
+    first refresh, though none changed; other languages' files are left as they are. One
+    that stems terms otherwise (terms.TERMS_RULES) parses every language's; so does an
+    index that kept no record of how it was extracted."""
     import json
 
     from indexer.index import RepoIndex
@@ -188,6 +190,13 @@ def test_files_extracted_under_other_rules_are_parsed_again(tmp_path):
     assert summary.parsed == 2 and summary.unchanged == 1  # the two .py files; the doc stays
     assert again.store.nodes_by_id(["pkg/retry.py#RetryPolicy.delay"])
     assert again.refresh().parsed == 0  # and once only
+    before = again._extraction()
+    with monkeypatch.context() as patched:
+        patched.setattr("indexer.index.TERMS_RULES", "next")
+        again._rules_by_language = None
+        after = again._extraction()  # a release that cuts terms otherwise: code and docs alike hold its terms
+    again._rules_by_language = None
+    assert {lang for lang in after if after[lang] != before[lang]} == set(before)
     again.close()
     con = sqlite3.connect(index.store.path)  # an index from before the rules were kept
     with con:
