@@ -23,6 +23,7 @@ MAX_FILES_PER_COMMIT = 30  # a sweeping commit (a rename, a reformat) says nothi
 MAX_PAIRS = 400_000  # past this, pairs seen once are dropped: the store keeps what repeats
 GIT_SECONDS = 60
 RECENT_HALF_LIFE = 100  # commits: a change this many commits back counts half
+RULES = "2"  # how the history is read (2: renames followed); an index read under others reads it again
 
 
 def _git(root: Path, *args: str) -> str | None:
@@ -49,16 +50,37 @@ class History:
     recent: dict[str, float] = field(default_factory=dict)  # path -> its commits, each 0.5 ** (commits since / RECENT_HALF_LIFE)
 
 
+def _files_by_commit(out: str):
+    """Each commit's files, newest commit first, under the names they have at HEAD: a
+    file moved (requests' `requests/` to `src/requests/`, okhttp's Java to Kotlin
+    source sets) keeps the history it had under its old name."""
+    now: dict[str, str] = {}  # a name in older commits -> the file's name at HEAD
+    for commit in out.split("\0"):
+        files = set()
+        for line in commit.splitlines():
+            status, _, paths = line.partition("\t")
+            if not paths:
+                continue
+            if status[:1] in ("R", "C"):
+                old, _, new = paths.partition("\t")
+                current = now.get(new, new)
+                files.add(current)
+                if status[0] == "R":
+                    now[old] = current
+            else:
+                files.add(now.get(paths, paths))
+        yield sorted(files)
+
+
 def read(root: Path, commits: int = HISTORY_COMMITS) -> History:
     """What the recent commits say: which files change together, and which change
     lately; paths relative to `root` (which may sit inside a larger repository)."""
-    out = _git(root, "log", "--no-merges", "--no-renames", "--relative", "--name-only", "--format=%x00",
+    out = _git(root, "log", "--no-merges", "-M", "--relative", "--name-status", "--format=%x00",
                "-n", str(commits), "HEAD", "--", ".")
     pairs: Counter = Counter()
     recent: dict[str, float] = defaultdict(float)
     age = 0  # commits since, newest first
-    for commit in (out or "").split("\0"):
-        files = sorted({line for line in commit.splitlines() if line})
+    for files in _files_by_commit(out or ""):
         if not files:
             continue
         if len(files) <= MAX_FILES_PER_COMMIT:

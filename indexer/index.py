@@ -240,12 +240,13 @@ class RepoIndex:
         refresh calls it, and the watcher after each batch (a checkout changes files;
         a commit is seen with the next change)."""
         head = history.head(self.root) or ""
-        if head == (self.store.get_meta("history_head") or ""):
+        if head == (self.store.get_meta("history_head") or "") and self.store.get_meta("history_rules") == history.RULES:
             return
         found = history.read(self.root) if head else history.History()
         with self.store.transaction():
             self.store.set_history(found.pairs, found.recent)
             self.store.set_meta("history_head", head)
+            self.store.set_meta("history_rules", history.RULES)
 
     def _reach(self, changed: set[str], old_ids, new_ids, resolver: Resolver) -> set[str]:
         """Files whose links a change can alter. A body edit that keeps every name

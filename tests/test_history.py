@@ -58,6 +58,26 @@ def test_co_changes_count_commits_that_changed_both(tmp_path):
     assert history.read(repo / "app").pairs[("billing.py", "ledger.py")] == 4  # relative to a subdirectory
 
 
+def test_a_moved_file_keeps_the_history_it_had_under_its_old_name(tmp_path):
+    """requests moved `requests/` to `src/requests/`: without following the move, its
+    files' co-changes started over at the move (utils.py and adapters.py: 1 commit, 19 with it)."""
+    repo = history_repo(tmp_path)
+    (repo / "src").mkdir()
+    git(repo, "mv", "app", "src/app")
+    git(repo, "commit", "-q", "-m", "move")
+    commit(repo, "fees again", {"src/app/billing.py": "def charge(amount):\n    return -amount\n",
+                                "src/app/ledger.py": "def record(entry):\n    return entry, -1\n"})
+    found = history.read(repo)
+    assert found.pairs[("src/app/billing.py", "src/app/ledger.py")] == 6  # 4 as before, the move, one more
+    assert ("app/billing.py", "app/ledger.py") not in found.pairs
+    assert found.recent["src/app/billing.py"] > found.recent["src/app/other.py"] > 0
+    assert not any(path.startswith("app/") for path in found.recent)
+    (repo / "src" / "app" / "billing.py").rename(repo / "src" / "billing.py")  # moved twice: both names lead here
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "move billing up")
+    assert history.read(repo).pairs[("src/app/ledger.py", "src/billing.py")] == 6
+
+
 def test_recent_changes_count_each_commit_less_the_further_back_it_is(tmp_path):
     repo = history_repo(tmp_path)
     recent = history.read(repo).recent
@@ -105,6 +125,12 @@ def test_history_is_read_again_when_head_moves_and_absent_without_git(tmp_path):
                                                            "app/ledger.py": 1}
     commit(repo, "again", {"app/unrelated.py": "def noise():\n    return 2\n",
                            "app/other.py": "def other():\n    return 3\n"})
+    index.refresh()
+    assert dict(index.store.co_changed("app/other.py"))["app/unrelated.py"] == 3
+    # An index whose history was read under other rules (an older release's) reads it again, HEAD unmoved.
+    with index.store.transaction():
+        index.store.set_history({}, {})
+        index.store.set_meta("history_rules", "1")
     index.refresh()
     assert dict(index.store.co_changed("app/other.py"))["app/unrelated.py"] == 3
     index.close()
