@@ -537,14 +537,14 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
             if node.sym_kind == "module" and lex.get(node_id, 0.0) < JOINED_HEADER_MATCH:
                 continue
             hop = 1
-        if (hop == 1 and matched and node.path not in anchor_files
-                and lex.get(node_id, 0.0) < ANCHORED_NEIGHBOUR_MATCH):
-            unsent.append(Candidate(node, round(0.5 + 0.5 * min(1.0, fused), 6), hop))
-            continue
         if seeds:
             # G4: two tiers, both inside [0, 1]: anchored in [0.5, 1], the rest below.
             fused = 0.5 + 0.5 * fused if hop is not None and hop <= 1 else 0.5 * fused
-        out.append(Candidate(node, round(min(1.0, max(0.0, fused)), 6), hop))
+        candidate = Candidate(node, round(min(1.0, max(0.0, fused)), 6), hop)
+        if hop == 1 and matched and node.path not in anchor_files and lex.get(node_id, 0.0) < ANCHORED_NEIGHBOUR_MATCH:
+            unsent.append(candidate)
+        else:
+            out.append(candidate)
     if unsent and not any(c.hop is not None and c.hop <= 1 for c in out):
         out.append(min(unsent, key=lambda c: (-c.score, c.node.id)))  # G4: one anchored frame, when one exists
     out.sort(key=lambda c: (-c.score, c.node.id))
