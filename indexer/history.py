@@ -23,7 +23,11 @@ MAX_FILES_PER_COMMIT = 30  # a sweeping commit (a rename, a reformat) says nothi
 MAX_PAIRS = 400_000  # past this, pairs seen once are dropped: the store keeps what repeats
 GIT_SECONDS = 60
 RECENT_HALF_LIFE = 100  # commits: a change this many commits back counts half
-RULES = "2"  # how the history is read (2: renames followed); an index read under others reads it again
+# A pair committed together this many commits back counts half: with renames followed, a
+# project's early layout (flask before `src/`) otherwise speaks as loudly as today's.
+# Twelve tuning repositories, none -> 1,000: mean R@5 0.7222 / 0.7109 -> 0.7241 / 0.7162.
+PAIR_HALF_LIFE = 1000
+RULES = "3"  # how the history is read (2: renames followed, 3: pairs weighed by age); an index read under others reads it again
 
 
 def _git(root: Path, *args: str) -> str | None:
@@ -46,7 +50,7 @@ def head(root: Path) -> str | None:
 class History:
     """What the history says; empty outside a git work tree."""
 
-    pairs: Counter = field(default_factory=Counter)  # (a, b) with a < b -> how many of the recent commits changed both
+    pairs: Counter = field(default_factory=Counter)  # (a, b) with a < b -> the commits that changed both, each 0.5 ** (commits since / PAIR_HALF_LIFE)
     recent: dict[str, float] = field(default_factory=dict)  # path -> its commits, each 0.5 ** (commits since / RECENT_HALF_LIFE)
 
 
@@ -88,7 +92,9 @@ def read(root: Path, commits: int = HISTORY_COMMITS) -> History:
             for path in files:
                 recent[path] += weight
             if len(files) >= 2:
-                pairs.update(combinations(files, 2))
+                weight = 0.5 ** (age / PAIR_HALF_LIFE)
+                for pair in combinations(files, 2):
+                    pairs[pair] += weight
         age += 1
     if len(pairs) > MAX_PAIRS:
         pairs = Counter(dict(pairs.most_common(MAX_PAIRS)))

@@ -77,9 +77,14 @@ CREATE TABLE imports(path TEXT NOT NULL, target TEXT NOT NULL, line INTEGER, nam
 CREATE INDEX imports_path ON imports(path);
 CREATE TABLE links(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL);
 CREATE INDEX links_path ON links(path);
-CREATE TABLE cochange(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL);  -- indexer/history.py, both ways
-CREATE INDEX cochange_a ON cochange(a);
 CREATE TABLE recent(path TEXT PRIMARY KEY, n REAL NOT NULL);  -- indexer/history.py: changes, the older counting less
+"""
+# What git history says of pairs (indexer/history.py), both ways: made anew each time it is
+# read, so an index from before co-changes were weighed by age (INTEGER) takes the new form.
+_COCHANGE_SCHEMA = """
+DROP TABLE IF EXISTS cochange;
+CREATE TABLE cochange(a TEXT NOT NULL, b TEXT NOT NULL, n REAL NOT NULL);
+CREATE INDEX cochange_a ON cochange(a);
 """
 # Every directory that has held an indexed file, by its own name lowercased: "the files
 # under a directory called `printer`" without scanning every path. A directory emptied
@@ -275,6 +280,7 @@ class Store:
                 for kind, name in list(found):
                     self.db.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')
                 self._execute_script(_SCHEMA)
+                self._execute_script(_COCHANGE_SCHEMA)
                 for statement in _BULK_INDEXES.values():
                     self.db.execute(statement)
                 self.db.execute("INSERT INTO meta VALUES('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -678,7 +684,7 @@ class Store:
     def set_history(self, pairs, recent) -> None:
         """What git history says (indexer/history.py), replacing what it said before:
         co-change counts {(a, b): n} and recent changes {path: n}. Inside begin()/commit()."""
-        self.db.execute("DELETE FROM cochange")
+        self._execute_script(_COCHANGE_SCHEMA)
         self.db.executemany("INSERT INTO cochange VALUES(?,?,?)",
                             ((x, y, n) for (a, b), n in pairs.items() for x, y in ((a, b), (b, a))))
         self.db.execute("DELETE FROM recent")
@@ -688,8 +694,8 @@ class Store:
         """{path: its recent changes} for those of `paths` that have any."""
         return dict(self._in("SELECT path, n FROM recent WHERE path IN ({})", paths))
 
-    def co_changed(self, path: str) -> list[tuple[str, int]]:
-        """(other path, commits that changed both) for one file, the other indexed now."""
+    def co_changed(self, path: str) -> list[tuple[str, float]]:
+        """(other path, commits that changed both, weighed by age) for one file, the other indexed now."""
         return self.db.execute("SELECT c.b, c.n FROM cochange c JOIN files f ON f.path=c.b "
                                "WHERE c.a=? AND f.status='ok'", (path,)).fetchall()
 

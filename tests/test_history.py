@@ -36,6 +36,11 @@ def commit(repo, message, edits):
     git(repo, "commit", "-q", "-m", message)
 
 
+def commits(*ages):
+    """What commits this many commits back count for a pair (PAIR_HALF_LIFE)."""
+    return pytest.approx(sum(0.5 ** (age / history.PAIR_HALF_LIFE) for age in ages))
+
+
 def history_repo(tmp_path):
     repo = make_repo(tmp_path / "repo", FILES)
     git(repo, "init", "-q")
@@ -51,11 +56,12 @@ def history_repo(tmp_path):
 def test_co_changes_count_commits_that_changed_both(tmp_path):
     repo = history_repo(tmp_path)
     pairs = history.read(repo).pairs
-    # The first commit added all four files: every pair once; then three together, one pair once more.
-    assert pairs[("app/billing.py", "app/ledger.py")] == 4
-    assert pairs[("app/other.py", "app/unrelated.py")] == 2
-    assert pairs[("app/billing.py", "app/unrelated.py")] == 1
-    assert history.read(repo / "app").pairs[("billing.py", "ledger.py")] == 4  # relative to a subdirectory
+    # Newest first: "noise" (0 commits back), three "fees" (1-3), "start" (4), which added all four files.
+    assert pairs[("app/billing.py", "app/ledger.py")] == commits(1, 2, 3, 4)
+    assert pairs[("app/other.py", "app/unrelated.py")] == commits(0, 4)
+    assert pairs[("app/billing.py", "app/unrelated.py")] == commits(4)
+    assert pairs[("app/billing.py", "app/unrelated.py")] < 1  # one commit, four back: a little less than one
+    assert history.read(repo / "app").pairs[("billing.py", "ledger.py")] == commits(1, 2, 3, 4)  # relative to a subdirectory
 
 
 def test_a_moved_file_keeps_the_history_it_had_under_its_old_name(tmp_path):
@@ -68,14 +74,14 @@ def test_a_moved_file_keeps_the_history_it_had_under_its_old_name(tmp_path):
     commit(repo, "fees again", {"src/app/billing.py": "def charge(amount):\n    return -amount\n",
                                 "src/app/ledger.py": "def record(entry):\n    return entry, -1\n"})
     found = history.read(repo)
-    assert found.pairs[("src/app/billing.py", "src/app/ledger.py")] == 6  # 4 as before, the move, one more
+    assert found.pairs[("src/app/billing.py", "src/app/ledger.py")] == commits(0, 1, 3, 4, 5, 6)  # the move is 1
     assert ("app/billing.py", "app/ledger.py") not in found.pairs
     assert found.recent["src/app/billing.py"] > found.recent["src/app/other.py"] > 0
     assert not any(path.startswith("app/") for path in found.recent)
     (repo / "src" / "app" / "billing.py").rename(repo / "src" / "billing.py")  # moved twice: both names lead here
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "move billing up")
-    assert history.read(repo).pairs[("src/app/ledger.py", "src/billing.py")] == 6
+    assert history.read(repo).pairs[("src/app/ledger.py", "src/billing.py")] == commits(1, 2, 4, 5, 6, 7)
 
 
 def test_recent_changes_count_each_commit_less_the_further_back_it_is(tmp_path):
@@ -121,18 +127,22 @@ def test_history_is_read_again_when_head_moves_and_absent_without_git(tmp_path):
     repo = history_repo(tmp_path)
     index = RepoIndex(repo, cache_dir=tmp_path / "cache")
     index.refresh()
-    assert dict(index.store.co_changed("app/other.py")) == {"app/unrelated.py": 2, "app/billing.py": 1,
-                                                           "app/ledger.py": 1}
+    assert dict(index.store.co_changed("app/other.py")) == {"app/unrelated.py": commits(0, 4),
+                                                           "app/billing.py": commits(4), "app/ledger.py": commits(4)}
     commit(repo, "again", {"app/unrelated.py": "def noise():\n    return 2\n",
                            "app/other.py": "def other():\n    return 3\n"})
     index.refresh()
-    assert dict(index.store.co_changed("app/other.py"))["app/unrelated.py"] == 3
+    assert dict(index.store.co_changed("app/other.py"))["app/unrelated.py"] == commits(0, 1, 5)
     # An index whose history was read under other rules (an older release's) reads it again, HEAD unmoved.
+    # It kept whole counts then: the table takes the weighed form.
     with index.store.transaction():
-        index.store.set_history({}, {})
+        index.store.db.execute("DROP TABLE cochange")
+        index.store.db.execute("CREATE TABLE cochange(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL)")
         index.store.set_meta("history_rules", "1")
     index.refresh()
-    assert dict(index.store.co_changed("app/other.py"))["app/unrelated.py"] == 3
+    assert dict(index.store.co_changed("app/other.py"))["app/unrelated.py"] == commits(0, 1, 5)
+    declared = index.store.db.execute("SELECT sql FROM sqlite_master WHERE name='cochange'").fetchone()[0]
+    assert "n REAL" in declared
     index.close()
 
     plain = make_repo(tmp_path / "plain", FILES)  # a tarball, not a checkout: no history, no error
@@ -151,7 +161,7 @@ def test_the_watcher_reads_history_again_once_head_has_moved(tmp_path):
         commit(repo, "again", {"app/unrelated.py": "def noise():\n    return 2\n",
                                "app/other.py": "def other():\n    return 3\n"})
         (repo / "app" / "later.py").write_text("def later():\n    return 4\n")  # the next change after the commit
-        eventually(lambda: dict(index.store.co_changed("app/other.py")).get("app/unrelated.py") == 3,
+        eventually(lambda: dict(index.store.co_changed("app/other.py")).get("app/unrelated.py") == commits(0, 1, 5),
                    "co-changes read again after the commit")
     finally:
         watcher.stop()
