@@ -20,7 +20,7 @@ from pathlib import Path
 
 HISTORY_COMMITS = 3000  # the most recent commits read
 MAX_FILES_PER_COMMIT = 30  # a sweeping commit (a rename, a reformat) says nothing about pairs
-MAX_PAIRS = 400_000  # past this, pairs seen once are dropped: the store keeps what repeats
+MAX_PAIRS = 400_000  # past this, the lightest pairs (seen once, long ago) are dropped: the store keeps what repeats
 GIT_SECONDS = 60
 RECENT_HALF_LIFE = 100  # commits: a change this many commits back counts half
 # A pair committed together this many commits back counts half: with renames followed, a
@@ -92,9 +92,9 @@ def read(root: Path, commits: int = HISTORY_COMMITS) -> History:
             for path in files:
                 recent[path] += weight
             if len(files) >= 2:
-                weight = 0.5 ** (age / PAIR_HALF_LIFE)
+                together = 0.5 ** (age / PAIR_HALF_LIFE)
                 for pair in combinations(files, 2):
-                    pairs[pair] += weight
+                    pairs[pair] += together
         age += 1
     if len(pairs) > MAX_PAIRS:
         pairs = Counter(dict(pairs.most_common(MAX_PAIRS)))
