@@ -65,14 +65,13 @@ def _files_by_commit(out: str):
             status, _, paths = line.partition("\t")
             if not paths:
                 continue
-            if status[:1] in ("R", "C"):
+            if status.startswith("R"):  # R<similarity>, old name, new name (-M; copies are not asked for)
                 old, _, new = paths.partition("\t")
                 current = now.get(new, new)
-                files.add(current)
-                if status[0] == "R":
-                    now[old] = current
+                now[old] = current
             else:
-                files.add(now.get(paths, paths))
+                current = now.get(paths, paths)
+            files.add(current)
         yield sorted(files)
 
 
