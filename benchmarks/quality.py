@@ -781,6 +781,24 @@ def mean(values) -> float:
 # ---------------------------------------------------------------------------
 
 
+def repo_name(path: str) -> str:
+    """owner+name/repo (a mirror), name.git or name: the repository's name."""
+    name = Path(path.rstrip("/")).name
+    if name in ("repo", ".git"):
+        return Path(path.rstrip("/")).parent.name
+    return name[:-4] if name.endswith(".git") else name
+
+
+def fit_to_snapshot(case: Case, indexed: set[str]) -> bool:
+    """Drop the gold files the snapshot's index does not hold, and the anchor when it
+    is not indexed or would leave no other gold; False when no gold is left."""
+    case.dropped_gold = [g for g in case.gold if g not in indexed]
+    case.gold = [g for g in case.gold if g in indexed]
+    if case.anchor is not None and (case.anchor not in indexed or len(case.gold) < 2):
+        case.anchor = None
+    return bool(case.gold)
+
+
 def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log) -> dict:
     started = time.perf_counter()
     gitdir = git_dir_of(path)
@@ -788,13 +806,10 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
     registry = Registry()
     cases, scanned, eligible = history_cases(gitdir, args.ref, args.cases, args.pool or 4 * args.cases, args.seed,
                                              args.max_history, registry)
-    name = Path(path.rstrip("/")).name
-    if name in ("repo", ".git") or name.endswith(".git"):
-        name = Path(path.rstrip("/")).parent.name if name in ("repo", ".git") else name[:-4]
-    report = {"repository": path, "name": name, "head": head, "scanned_commits": scanned,
+    report = {"repository": path, "name": repo_name(path), "head": head, "scanned_commits": scanned,
               "eligible_commits": eligible, "systems": systems, "cases": [], "not_run": {},
               "index_failures": [], "checkout_failures": []}
-    log(f"{name}: {len(cases)} cases from {eligible} eligible commits in {scanned} first-parent commits")
+    log(f"{report['name']}: {len(cases)} cases from {eligible} eligible commits in {scanned} first-parent commits")
     base = Path(tempfile.mkdtemp(prefix="rg-quality-", dir=args.tmp))
     snaps = Snapshots(gitdir, base)
     corpora = Corpora(snaps)
@@ -812,12 +827,7 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
                     f"{snaps.error}")
                 continue
             files = snaps.files()
-            indexed = set(files)
-            case.dropped_gold = [g for g in case.gold if g not in indexed]
-            case.gold = [g for g in case.gold if g in indexed]
-            if case.anchor is not None and (case.anchor not in indexed or len(case.gold) < 2):
-                case.anchor = None
-            if not case.gold:
+            if not fit_to_snapshot(case, set(files)):
                 log(f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: no gold file is indexed")
                 continue
             corpora.refresh(files, "bm25-files" in systems, "bm25-symbols" in systems)
