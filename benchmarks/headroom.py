@@ -6,8 +6,8 @@ next weight is tuned by hand.
 The cases are benchmarks/quality.py's (same selection, same seed, each evaluated on its
 parent snapshot). For each case and task, the first --top distinct files of
 repo-graph's ranking (repo_graph.ranking.rank: the order before packing, which
-quality.py sees through the provider) are the candidates, each described by the signals the ranking
-reads: its fused score and rank, whether it is in the anchored tier (G4), its BM25F
+quality.py sees through the provider) are the candidates, each described by the
+signals the ranking reads: its fused score and rank, whether it is in the anchored tier (G4), its BM25F
 match alone, its closeness to the open file (all relations together, links either way
 alone, co-changes alone, the same directory), how much the history changed it lately,
 and how many files link into it (a hub). A logistic model over these is fitted
@@ -43,17 +43,17 @@ SIGNALS = ("score", "log_rank", "tier", "lexical", "related", "links", "co_chang
 L2 = 1.0  # ridge on the standardised signals: a handful of repositories, a dozen weights
 
 
-def candidates(index, case, anchor: str | None, top: int) -> list[dict]:
+def candidates(index, query: str, anchor: str | None, gold: set[str], top: int) -> list[dict]:
     """The first `top` files of the ranking with their signals, gold marked."""
     seeds = {anchor} if anchor else set()
     ranked: dict[str, dict] = {}
-    for c in ranking.rank(index, case.query, seeds):
+    for c in ranking.rank(index, query, seeds):
         if c.node.path != anchor and c.node.path not in ranked:
             ranked[c.node.path] = {"score": c.score, "tier": float(c.hop is not None and c.hop <= 1)}
             if len(ranked) == top:
                 break
     lexical: dict[str, float] = defaultdict(float)
-    for match, path in ranking.lexical(index, case.query).values():
+    for match, path in ranking.lexical(index, query).values():
         lexical[path] = max(lexical[path], match)
     store = index.store
     related = ranking.related_files(index, seeds) if anchor else {}
@@ -64,7 +64,6 @@ def candidates(index, case, anchor: str | None, top: int) -> list[dict]:
             links[path] += n
         co_change = dict(store.co_changed(anchor))
     recent = store.recent_changes(set(ranked))
-    gold = set(case.gold) - {anchor}
     out = []
     for rank, (path, row) in enumerate(ranked.items(), 1):
         row.update(path=path, gold=path in gold, log_rank=math.log(rank), lexical=lexical.get(path, 0.0),
@@ -92,7 +91,7 @@ def collect(path: str, args, log) -> list[dict]:
             for task, anchor in [("unanchored", None)] + ([("anchored", case.anchor)] if case.anchor else []):
                 gold = set(case.gold) - {anchor}
                 records.append({"repo": repo_name(path), "task": task, "n_gold": len(gold),
-                                "rows": candidates(snaps.index, case, anchor, args.top)})
+                                "rows": candidates(snaps.index, case.query, anchor, gold, args.top)})
         log(f"{repo_name(path)}: {len(cases)} cases")
     finally:
         snaps.close()
