@@ -8,7 +8,7 @@ parent snapshot). For each case and task, the first --top distinct files of
 repo-graph's ranking (repo_graph.ranking.rank: the order before packing, which
 quality.py sees through the provider) are the candidates, each described by the
 signals the ranking reads: its fused score and rank, whether it is in the anchored tier (G4), its BM25F
-match alone, its closeness to the open file (all relations together, links either way
+match alone, its commit messages' match, its closeness to the open file (all relations together, links either way
 alone, co-changes alone, the same directory), how much the history changed it lately,
 and how many files link into it (a hub). A logistic model over these is fitted
 leave-one-repository-out (each repository's order comes from a model that never saw
@@ -37,9 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.quality import Snapshots, fit_to_snapshot, git_dir_of, history_cases, repo_name  # noqa: E402
 from grammars import Registry  # noqa: E402
+from indexer.terms import terms  # noqa: E402
 from repo_graph import ranking  # noqa: E402
 
-SIGNALS = ("score", "log_rank", "tier", "lexical", "related", "links", "co_change", "same_dir", "recent", "in_degree")
+SIGNALS = ("score", "log_rank", "tier", "lexical", "said", "related", "links", "co_change", "same_dir", "recent",
+           "in_degree")
 L2 = 1.0  # ridge on the standardised signals: a handful of repositories, a dozen weights
 
 
@@ -53,8 +55,9 @@ def candidates(index, query: str, anchor: str | None, gold: set[str], top: int) 
             if len(ranked) == top:
                 break
     lexical: dict[str, float] = defaultdict(float)
-    for match, path in ranking.lexical(index, query).values():
+    for match, path in ranking.lexical(index, query, messages=False).values():
         lexical[path] = max(lexical[path], match)
+    said = ranking.said_match(index, list(dict.fromkeys(terms(query))))
     store = index.store
     related = ranking.related_files(index, seeds) if anchor else {}
     links: dict[str, int] = defaultdict(int)
@@ -67,6 +70,7 @@ def candidates(index, query: str, anchor: str | None, gold: set[str], top: int) 
     out = []
     for rank, (path, row) in enumerate(ranked.items(), 1):
         row.update(path=path, gold=path in gold, log_rank=math.log(rank), lexical=lexical.get(path, 0.0),
+                   said=said.get(path, 0.0),
                    related=related.get(path, 0.0), links=math.log1p(links.get(path, 0)),
                    co_change=math.log1p(co_change.get(path, 0.0)),
                    same_dir=float(bool(anchor) and posixpath.dirname(path) == posixpath.dirname(anchor)),

@@ -107,11 +107,12 @@ MAX_SOURCE_FILES = 8
 MIN_WORDS = 4
 K1, B = 1.2, 0.75
 ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:code", "repo-graph:lexical", "repo-graph:prior",
-               "repo-graph:no-history", "repo-graph:co-change-3", "repo-graph:co-change-12",
+               "repo-graph:no-history", "repo-graph:no-said", "repo-graph:co-change-3", "repo-graph:co-change-12",
                "repo-graph:no-feedback", "repo-graph:feedback-0.25", "repo-graph:feedback-1",
                "repo-graph:no-mention", "repo-graph:mention-code", "repo-graph:mention-all")
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
-# "lexical" is BM25F alone (no closeness to the anchors, nor to the best matches);
+# "lexical" is BM25F alone (no closeness to the anchors, nor to the best matches, nor
+# the files' commit messages);
 # plain repo-graph adds the graph; "prior" adds the PageRank prior at 0.03 in the
 # fused score; "no-feedback" drops the closeness to the best matches of an unanchored
 # question; "no-mention" stops a `Type.member` the question names from leading, and
@@ -119,9 +120,10 @@ ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:
 # or CamelCase word). The G4
 # tiers stay: the protocol requires them.
 ABLATIONS = {
-    "repo-graph:lexical": {"W_CLOSENESS_BOOST": 0.0, "W_PROXIMITY": 0.0, "W_PRIOR": 0.0, "W_RECENT": 0.0},
+    "repo-graph:lexical": {"W_CLOSENESS_BOOST": 0.0, "W_PROXIMITY": 0.0, "W_PRIOR": 0.0, "W_RECENT": 0.0, "W_SAID": 0.0},
     "repo-graph:prior": {"W_PRIOR": 0.03},
-    "repo-graph:no-history": {"W_CO_CHANGE": 0.0, "W_RECENT": 0.0},  # nothing read from git
+    "repo-graph:no-history": {"W_CO_CHANGE": 0.0, "W_RECENT": 0.0, "W_SAID": 0.0},  # nothing read from git
+    "repo-graph:no-said": {"W_SAID": 0.0},  # the files' commit messages weigh nothing
     "repo-graph:no-recent": {"W_RECENT": 0.0},  # unanchored: recent changes weigh nothing
     "repo-graph:co-change-3": {"W_CO_CHANGE": 3.0},  # co-change weights beside the default (6)
     "repo-graph:co-change-12": {"W_CO_CHANGE": 12.0},
@@ -158,7 +160,7 @@ def variant(system: str) -> tuple[dict, tuple[str, ...]] | None:
         elif not key.isupper() or not isinstance(getattr(ranking, key, None), (int, float)):
             raise ValueError(f"{system}: {key} is not a numeric weight of repo_graph/ranking.py")
         else:
-            weights[key] = float(value)
+            weights[key] = int(float(value)) if isinstance(getattr(ranking, key), int) else float(value)
     return weights, kinds
 
 

@@ -7,16 +7,23 @@ imports nor names show. And a file changed in the last few dozen commits is like
 what a question is about than one untouched for years. Read with the local `git`
 (never the network), only what HEAD can reach, so a checkout of an old commit knows
 nothing of later ones.
+
+And each file's past commit messages, as words: what the changes to it were about. A
+question ("Fix the session cookie's SameSite default") shares words with the messages of
+the commits that touched the same code before, often more than with the code itself.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
+
+from .terms import terms
 
 HISTORY_COMMITS = 3000  # the most recent commits read
 MAX_FILES_PER_COMMIT = 30  # a sweeping commit (a rename, a reformat) says nothing about pairs
@@ -27,7 +34,10 @@ RECENT_HALF_LIFE = 100  # commits: a change this many commits back counts half
 # project's early layout (flask before `src/`) otherwise speaks as loudly as today's.
 # Twelve tuning repositories, none -> 1,000: mean R@5 0.7222 / 0.7109 -> 0.7241 / 0.7162.
 PAIR_HALF_LIFE = 1000
-RULES = "3"  # how the history is read (2: renames followed, 3: pairs weighed by age); an index read under others reads it again
+RULES = "4"  # how the history is read (2: renames followed, 3: pairs weighed by age, 4: messages); an index read under others reads it again
+# What a message says beside its subject and body: trailers (Signed-off-by:, Co-authored-by:
+# and their names), links; neither tells what the change was about.
+_TRAILER = re.compile(r"^[A-Za-z][\w-]*-by:.*$|https?://\S+", re.MULTILINE)
 
 
 def _git(root: Path, *args: str) -> str | None:
@@ -52,16 +62,24 @@ class History:
 
     pairs: Counter = field(default_factory=Counter)  # (a, b) with a < b -> the commits that changed both, each 0.5 ** (commits since / PAIR_HALF_LIFE)
     recent: dict[str, float] = field(default_factory=dict)  # path -> its commits, each 0.5 ** (commits since / RECENT_HALF_LIFE)
+    words: dict[str, Counter] = field(default_factory=dict)  # path -> the terms of the messages of its commits
 
 
-def _files_by_commit(out: str):
-    """Each commit's files, newest commit first, under the names they have at HEAD: a
-    file moved (requests' `requests/` to `src/requests/`, okhttp's Java to Kotlin
-    source sets) keeps the history it had under its old name."""
+def message_terms(message: str) -> list[str]:
+    """The terms (indexer/terms.py, as the lexical index has them) a commit message
+    gives each file it changed."""
+    return terms(_TRAILER.sub(" ", message))
+
+
+def _commits(out: str):
+    """Each commit's message and files, newest commit first, the files under the names
+    they have at HEAD: a file moved (requests' `requests/` to `src/requests/`, okhttp's
+    Java to Kotlin source sets) keeps the history it had under its old name."""
     now: dict[str, str] = {}  # a name in older commits -> the file's name at HEAD
-    for commit in out.split("\0"):
+    for commit in out.split("\0")[1:]:
+        message, _, status = commit.partition("\x01")
         files = set()
-        for line in commit.splitlines():
+        for line in status.splitlines():
             status, _, paths = line.partition("\t")
             if not paths:
                 continue
@@ -72,24 +90,28 @@ def _files_by_commit(out: str):
             else:
                 current = now.get(paths, paths)
             files.add(current)
-        yield sorted(files)
+        yield message, sorted(files)
 
 
 def read(root: Path, commits: int = HISTORY_COMMITS) -> History:
-    """What the recent commits say: which files change together, and which change
-    lately; paths relative to `root` (which may sit inside a larger repository)."""
-    out = _git(root, "log", "--no-merges", "-M", "--relative", "--name-status", "--format=%x00",
+    """What the recent commits say: which files change together, which change lately,
+    and what their changes were about; paths relative to `root` (which may sit inside
+    a larger repository)."""
+    out = _git(root, "log", "--no-merges", "-M", "--relative", "--name-status", "--format=%x00%B%x01",
                "-n", str(commits), "HEAD", "--", ".")
     pairs: Counter = Counter()
     recent: dict[str, float] = defaultdict(float)
+    words: dict[str, Counter] = defaultdict(Counter)
     age = 0  # commits since, newest first
-    for files in _files_by_commit(out or ""):
+    for message, files in _commits(out or ""):
         if not files:
             continue
         if len(files) <= MAX_FILES_PER_COMMIT:
             weight = 0.5 ** (age / RECENT_HALF_LIFE)
+            said = Counter(message_terms(message))
             for path in files:
                 recent[path] += weight
+                words[path].update(said)
             if len(files) >= 2:
                 together = 0.5 ** (age / PAIR_HALF_LIFE)
                 for pair in combinations(files, 2):
@@ -97,4 +119,4 @@ def read(root: Path, commits: int = HISTORY_COMMITS) -> History:
         age += 1
     if len(pairs) > MAX_PAIRS:
         pairs = Counter(dict(pairs.most_common(MAX_PAIRS)))
-    return History(pairs, dict(recent))
+    return History(pairs, dict(recent), dict(words))

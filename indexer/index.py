@@ -244,7 +244,7 @@ class RepoIndex:
             return
         found = history.read(self.root) if head else history.History()
         with self.store.transaction():
-            self.store.set_history(found.pairs, found.recent)
+            self.store.set_history(found.pairs, found.recent, found.words)
             self.store.set_meta("history_head", head)
             self.store.set_meta("history_rules", history.RULES)
 

@@ -79,12 +79,19 @@ CREATE TABLE links(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel
 CREATE INDEX links_path ON links(path);
 CREATE TABLE recent(path TEXT PRIMARY KEY, n REAL NOT NULL);  -- indexer/history.py: changes, the older counting less
 """
-# What git history says of pairs (indexer/history.py), both ways: made anew each time it is
-# read, so an index from before co-changes were weighed by age (INTEGER) takes the new form.
-_COCHANGE_SCHEMA = """
+# What git history says (indexer/history.py) of pairs, both ways, and of each file (the
+# terms of its commits' messages, with their count, and how many in all): made anew each
+# time it is read, so an index from before co-changes were weighed by age (INTEGER), or
+# before messages were read, takes the new form.
+_HISTORY_SCHEMA = """
 DROP TABLE IF EXISTS cochange;
 CREATE TABLE cochange(a TEXT NOT NULL, b TEXT NOT NULL, n REAL NOT NULL);
 CREATE INDEX cochange_a ON cochange(a);
+DROP TABLE IF EXISTS said;
+CREATE TABLE said(term TEXT NOT NULL, path TEXT NOT NULL, n INTEGER NOT NULL);
+CREATE INDEX said_term ON said(term);
+DROP TABLE IF EXISTS said_length;
+CREATE TABLE said_length(path TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 """
 # Every directory that has held an indexed file, by its own name lowercased: "the files
 # under a directory called `printer`" without scanning every path. A directory emptied
@@ -280,7 +287,7 @@ class Store:
                 for kind, name in list(found):
                     self.db.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')
                 self._execute_script(_SCHEMA)
-                self._execute_script(_COCHANGE_SCHEMA)
+                self._execute_script(_HISTORY_SCHEMA)
                 for statement in _BULK_INDEXES.values():
                     self.db.execute(statement)
                 self.db.execute("INSERT INTO meta VALUES('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -644,11 +651,15 @@ class Store:
 
     def top_nodes_in_files(self, paths, per_file: int) -> list[NodeRow]:
         """The most central served nodes of each file (module headers first)."""
+        return [n for _, n in self.top_rows_in_files(paths, per_file)]
+
+    def top_rows_in_files(self, paths, per_file: int) -> list[tuple[int, NodeRow]]:
+        """(rowid, node) of each file's most central served nodes (module headers first)."""
         out = []
         for path in paths:
-            out += [n for _, n in self._nodes(
+            out += self._nodes(
                 f"WHERE path=? AND kind!='file' ORDER BY sym_kind='module' DESC, {_PRIOR} DESC, start_line LIMIT ?",
-                (path, per_file))]
+                (path, per_file))
         return out
 
     def rare_names(self, names, at_most: int) -> set[str]:
@@ -681,14 +692,29 @@ class Store:
         edges += self.db.executemany("INSERT INTO links VALUES(?,?,?,?)", links).rowcount
         self._tally(self._kept_counts(), Counter(edges=edges))
 
-    def set_history(self, pairs, recent) -> None:
+    def set_history(self, pairs, recent, words) -> None:
         """What git history says (indexer/history.py), replacing what it said before:
-        co-change counts {(a, b): n} and recent changes {path: n}. Inside begin()/commit()."""
-        self._execute_script(_COCHANGE_SCHEMA)
+        co-change counts {(a, b): n}, recent changes {path: n} and the terms of each
+        file's commit messages {path: Counter}. Inside begin()/commit()."""
+        self._execute_script(_HISTORY_SCHEMA)
         self.db.executemany("INSERT INTO cochange VALUES(?,?,?)",
                             ((x, y, n) for (a, b), n in pairs.items() for x, y in ((a, b), (b, a))))
         self.db.execute("DELETE FROM recent")
         self.db.executemany("INSERT INTO recent VALUES(?,?)", recent.items())
+        self.db.executemany("INSERT INTO said VALUES(?,?,?)",
+                            ((term, path, n) for path, said in words.items() for term, n in said.items()))
+        self.db.executemany("INSERT INTO said_length VALUES(?,?)", ((p, sum(c.values())) for p, c in words.items()))
+
+    def said_stats(self) -> tuple[int, float]:
+        """(files with a commit message, their messages' average length in terms)."""
+        n, mean = self.db.execute("SELECT count(*), avg(n) FROM said_length").fetchone()
+        return int(n), float(mean or 1.0)
+
+    def said_postings(self, terms) -> list[tuple[str, str, int, int]]:
+        """(term, path, count, length of the path's messages) for the files indexed now
+        whose commit messages hold one of `terms`."""
+        return self._in("SELECT s.term, s.path, s.n, l.n FROM said s JOIN said_length l ON l.path=s.path "
+                        "JOIN files f ON f.path=s.path WHERE s.term IN ({}) AND f.status='ok'", terms)
 
     def recent_changes(self, paths) -> dict[str, float]:
         """{path: its recent changes} for those of `paths` that have any."""

@@ -147,6 +147,13 @@ MENTION_MATCH = 1.0
 MENTION_LEAD = 0.9
 MAX_MENTION_DEFS = 5
 MENTION_FORMS = ("qualified",)  # of: backticks, qualified, underscored, humped
+# What the past changes to a file were about: BM25 of the question over the terms of each
+# file's commit messages (indexer/history.py), scaled to [0, 1] by the best file, weighs
+# this share of the lexical match (the node's and its file's words the rest).
+W_SAID = 0.3
+# The files whose messages match best but whose code matches none of the question's words
+# join the candidates (their most central nodes), on their messages' share alone.
+SAID_FILES = 3
 COMMON_POSTINGS = 20_000  # past this many nodes, a term scores only files rarer terms matched
 # A change's scope (`printer: ...`, `fix(binding): ...`, repo_graph/scope.py) makes the
 # files it names as close as a file related to an anchor, by the share of its names
@@ -175,21 +182,25 @@ def _prior(centrality: float, node: NodeRow) -> float:
     return 0.6 * centrality + 0.4 * documented
 
 
-def lexical(index, text: str, related: dict[str, float] | None = None) -> dict[int, tuple[float, str]]:
+def lexical(index, text: str, related: dict[str, float] | None = None, *,
+            messages: bool = True) -> dict[int, tuple[float, str]]:
     """BM25 over the packed postings, as arrays: node rowid -> (combined match, path)
     for the nodes worth a closer look (the best by what the fused score will make of
     them, the anchors' related files counting). The combined match mixes the node's
-    own score with its file's (its best few nodes), both scaled to [0, 1]."""
+    own score with its file's (its best few nodes) and, unless `messages` is false,
+    its file's commit messages' (W_SAID), each scaled to [0, 1]."""
     n_docs, avg_len = index.store.corpus_stats()
     if n_docs == 0:
         return {}
     wanted = list(dict.fromkeys(terms(text)))
+    said = said_match(index, wanted) if W_SAID and messages else {}
+    said_rowid = index.store.rowids_of_ids(said) if said else {}
     stats = index.store.term_stats(wanted)  # term -> (files, nodes)
     found = []
     matched_files = None
     for term in sorted((t for t in wanted if t in stats), key=lambda t: stats[t][1]):  # rarest first
         n_files, df = stats[term]
-        idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+        idf = _idf(n_docs, df)
         # A term in this many nodes (`0`, `dev` in the kernel) only re-weighs the files
         # the rarer terms found; its long tail would cost more than it says, so only
         # those files' rows are read (or all of them, when that is fewer, then cut).
@@ -202,10 +213,10 @@ def lexical(index, text: str, related: dict[str, float] | None = None) -> dict[i
                 inside = np.isin(files, matched_files)
                 nodes, files, tf, length = nodes[inside], files[inside], tf[inside], length[inside]
         tf = tf.astype(np.float64)
-        found.append((nodes, files, idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg_len))))
+        found.append((nodes, files, idf * _saturated(tf, length, avg_len)))
         matched_files = _unique(files if matched_files is None else np.concatenate((matched_files, files)))
     if not found:
-        return {}
+        return _said_only(index, said, said_rowid, set())
     nodes, node_of = np.unique(np.concatenate([f[0] for f in found]), return_inverse=True)
     score = np.bincount(node_of, weights=np.concatenate([f[2] for f in found]))
     file_of_node = np.empty(len(nodes), dtype=np.int64)
@@ -224,6 +235,9 @@ def lexical(index, text: str, related: dict[str, float] | None = None) -> dict[i
         rowid_of = index.store.rowids_of_ids(related)
         boost = {rowid_of[p]: w for p, w in related.items() if p in rowid_of}
         close = RELATED_FILE_SHARE * np.array([boost.get(int(f), 0.0) for f in files])
+    if said:
+        by_rowid = {said_rowid[p]: w for p, w in said.items() if p in said_rowid}
+        match = (1 - W_SAID) * match + W_SAID * np.array([by_rowid.get(int(f), 0.0) for f in files])[file_index]
     key = fuse(match, close[file_index], 0.0)
     keep = _unique(np.concatenate((_top(key, MAX_CANDIDATES), _top(match, PPR_LEXICAL_SEEDS))))
     paths = index.store.ids_of_rowids(int(f) for f in _unique(file_of_node[keep]))
@@ -242,7 +256,48 @@ def lexical(index, text: str, related: dict[str, float] | None = None) -> dict[i
         f = int(file_of_node[i])
         if f in paths:
             out[int(nodes[i])] = (float(match[i]) * factor[f], paths[f])
+    out.update(_said_only(index, said, said_rowid, set(files.tolist())))
     return out
+
+
+def _said_only(index, said: dict[str, float], said_rowid: dict[str, int], matched: set[int]):
+    """The most central nodes of the SAID_FILES files whose commit messages match best
+    and whose code matched nothing (`matched`: file rowids), on the messages' share."""
+    if not SAID_FILES:
+        return {}
+    unmatched = [p for p in sorted(said, key=lambda p: (-said[p], p)) if said_rowid.get(p) not in matched]
+    out = {}
+    for rowid, node in index.store.top_rows_in_files(unmatched[:SAID_FILES], SYMBOLS_PER_RELATED_FILE):
+        factor = RELEASE_NOTES_FACTOR if is_release_notes(node.path) else 1.0
+        out[rowid] = (W_SAID * said[node.path] * factor, node.path)
+    return out
+
+
+def _idf(n_docs: int, df: int) -> float:
+    return math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+def _saturated(tf, length, avg_len: float):
+    """BM25's term frequency, saturating (K1) and against the document's length (B);
+    scalars or numpy arrays."""
+    return tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg_len))
+
+
+def said_match(index, wanted: list[str]) -> dict[str, float]:
+    """BM25 of the question's terms over each file's commit messages: path -> [0, 1]."""
+    n_docs, avg_len = index.store.said_stats()
+    rows = index.store.said_postings(wanted) if n_docs else []
+    df: dict[str, int] = defaultdict(int)
+    for term, *_ in rows:
+        df[term] += 1
+    out: dict[str, float] = defaultdict(float)
+    for term, path, tf, length in rows:
+        out[path] += _idf(n_docs, df[term]) * _saturated(tf, length, avg_len)
+    if not out:
+        return {}
+    best = max(out.values())
+    top = sorted(out.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_CANDIDATES]  # the rest would weigh little
+    return {path: score / best for path, score in top}
 
 
 def _unique(values: np.ndarray) -> np.ndarray:

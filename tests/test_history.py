@@ -166,3 +166,42 @@ def test_the_watcher_reads_history_again_once_head_has_moved(tmp_path):
     finally:
         watcher.stop()
         index.close()
+
+
+def test_a_files_commit_messages_become_its_words(tmp_path):
+    repo = history_repo(tmp_path)
+    commit(repo, "Make the backoff jitter configurable\n\nSigned-off-by: Jane Roe <jane@example.com>\n"
+                 "See https://example.com/tracker/42",
+           {"app/billing.py": "def charge(amount):\n    return amount * 2\n"})
+    sweep = {f"app/gen_{i}.py": f"X = {i}\n" for i in range(history.MAX_FILES_PER_COMMIT + 1)}
+    commit(repo, "Regenerate the flamingo tables", sweep)
+    words = history.read(repo).words
+    assert words["app/billing.py"]["backoff"] == 1 and words["app/billing.py"]["jitter"] == 1
+    assert words["app/billing.py"]["fee"] == 3  # "fees 0", "fees 1", "fees 2" (stemmed, as the code's terms are)
+    assert not {"jane", "roe", "sign", "signed", "example", "tracker"} & set(words["app/billing.py"])  # trailers, links
+    assert "app/ledger.py" in words and "backoff" not in words["app/ledger.py"]
+    assert not any("flamingo" in said for said in words.values())  # a sweeping commit says nothing of each file
+
+
+def test_a_file_whose_past_changes_match_the_question_leads(provider_factory, tmp_path):
+    """Two files match the question's words alike and changed as often; the one whose
+    commits were about what the question asks leads (W_SAID), though the path order
+    alone would put the other first. A file whose code shares no word with the question
+    is still found by its messages (SAID_FILES)."""
+    same = "def retry_policy(attempts):\n    return attempts * {}\n"
+    repo = make_repo(tmp_path / "repo", {"app/a_plain.py": same.format(1), "app/z_said.py": same.format(1),
+                                         "app/pump.py": "def spin(level):\n    return level\n",
+                                         "app/valve.py": "def twist(turns):\n    return turns\n"})
+    git(repo, "init", "-q")
+    commit(repo, "start", {})
+    for i in range(2, 4):
+        commit(repo, f"Cap the retry policy's exponential backoff, take {i}", {"app/z_said.py": same.format(i)})
+        commit(repo, f"Tidy up, take {i}", {"app/a_plain.py": same.format(i)})
+    commit(repo, "Throttle the sprinkler when the reservoir runs dry", {"app/pump.py": "def spin(level):\n    return 0\n"})
+    p = provider_factory(repo)
+    p.handshake()
+    frames = p.query(goal="retry policy exponential backoff", kinds=["symbol"], max_frames=4)["result"]["frames"]
+    ids = [f["id"] for f in frames]
+    assert ids.index("app/z_said.py#retry_policy") < ids.index("app/a_plain.py#retry_policy")
+    frames = p.query(goal="sprinkler reservoir", kinds=["symbol"], max_frames=2)["result"]["frames"]
+    assert frames and frames[0]["id"] == "app/pump.py#spin"
