@@ -79,19 +79,19 @@ CREATE TABLE links(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, rel
 CREATE INDEX links_path ON links(path);
 CREATE TABLE recent(path TEXT PRIMARY KEY, n REAL NOT NULL);  -- indexer/history.py: changes, the older counting less
 """
-# What git history says (indexer/history.py) of pairs, both ways, and of each file (the
-# terms of its commits' messages, with their count, and how many in all): made anew each
-# time it is read, so an index from before co-changes were weighed by age (INTEGER), or
-# before messages were read, takes the new form.
+# What git history says (indexer/history.py) of pairs, both ways, and of each file: the
+# terms of its commits' messages (`said`: term, the file's row in `said_files`, count;
+# keyed by term, a third of the size with paths in it) and how many terms in all. Made
+# anew each time it is read, so an index from before co-changes were weighed by age
+# (INTEGER), or before messages were read, takes the new form.
 _HISTORY_SCHEMA = """
 DROP TABLE IF EXISTS cochange;
 CREATE TABLE cochange(a TEXT NOT NULL, b TEXT NOT NULL, n REAL NOT NULL);
 CREATE INDEX cochange_a ON cochange(a);
 DROP TABLE IF EXISTS said;
-CREATE TABLE said(term TEXT NOT NULL, path TEXT NOT NULL, n INTEGER NOT NULL);
-CREATE INDEX said_term ON said(term);
-DROP TABLE IF EXISTS said_length;
-CREATE TABLE said_length(path TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+DROP TABLE IF EXISTS said_files;
+CREATE TABLE said_files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, n INTEGER NOT NULL);
+CREATE TABLE said(term TEXT NOT NULL, file INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (term, file)) WITHOUT ROWID;
 """
 # Every directory that has held an indexed file, by its own name lowercased: "the files
 # under a directory called `printer`" without scanning every path. A directory emptied
@@ -701,20 +701,22 @@ class Store:
                             ((x, y, n) for (a, b), n in pairs.items() for x, y in ((a, b), (b, a))))
         self.db.execute("DELETE FROM recent")
         self.db.executemany("INSERT INTO recent VALUES(?,?)", recent.items())
+        files = list(words.items())
+        self.db.executemany("INSERT INTO said_files VALUES(?,?,?)",
+                            ((i, path, sum(said.values())) for i, (path, said) in enumerate(files)))
         self.db.executemany("INSERT INTO said VALUES(?,?,?)",
-                            ((term, path, n) for path, said in words.items() for term, n in said.items()))
-        self.db.executemany("INSERT INTO said_length VALUES(?,?)", ((p, sum(c.values())) for p, c in words.items()))
+                            ((term, i, n) for i, (_, said) in enumerate(files) for term, n in said.items()))
 
     def said_stats(self) -> tuple[int, float]:
         """(files with a commit message, their messages' average length in terms)."""
-        n, mean = self.db.execute("SELECT count(*), avg(n) FROM said_length").fetchone()
+        n, mean = self.db.execute("SELECT count(*), avg(n) FROM said_files").fetchone()
         return int(n), float(mean or 1.0)
 
     def said_postings(self, terms) -> list[tuple[str, str, int, int]]:
         """(term, path, count, length of the path's messages) for the files indexed now
         whose commit messages hold one of `terms`."""
-        return self._in("SELECT s.term, s.path, s.n, l.n FROM said s JOIN said_length l ON l.path=s.path "
-                        "JOIN files f ON f.path=s.path WHERE s.term IN ({}) AND f.status='ok'", terms)
+        return self._in("SELECT s.term, d.path, s.n, d.n FROM said s JOIN said_files d ON d.id=s.file "
+                        "JOIN files f ON f.path=d.path WHERE s.term IN ({}) AND f.status='ok'", terms)
 
     def recent_changes(self, paths) -> dict[str, float]:
         """{path: its recent changes} for those of `paths` that have any."""
