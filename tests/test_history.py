@@ -9,6 +9,7 @@ import pytest
 
 from indexer import history
 from indexer.index import RepoIndex
+from indexer.terms import terms
 from indexer.watch import Watcher
 from repo_graph.ranking import related_files
 
@@ -134,13 +135,17 @@ def test_history_is_read_again_when_head_moves_and_absent_without_git(tmp_path):
     index.refresh()
     assert dict(index.store.co_changed("app/other.py"))["app/unrelated.py"] == commits(0, 1, 5)
     # An index whose history was read under other rules (an older release's) reads it again, HEAD unmoved.
-    # It kept whole counts then: the table takes the weighed form.
+    # It kept whole counts then, and no messages: the table takes the weighed form, the messages come.
     with index.store.transaction():
         index.store.db.execute("DROP TABLE cochange")
         index.store.db.execute("CREATE TABLE cochange(a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL)")
+        index.store.db.execute("DROP TABLE said")
+        index.store.db.execute("DROP TABLE said_files")
         index.store.set_meta("history_rules", "1")
     index.refresh()
     assert dict(index.store.co_changed("app/other.py"))["app/unrelated.py"] == commits(0, 1, 5)
+    [noise] = terms("noise")
+    assert (noise, "app/other.py", 1) in [row[:3] for row in index.store.said_postings([noise])]
     declared = index.store.db.execute("SELECT sql FROM sqlite_master WHERE name='cochange'").fetchone()[0]
     assert "n REAL" in declared
     index.close()
