@@ -90,8 +90,8 @@ CREATE TABLE cochange(a TEXT NOT NULL, b TEXT NOT NULL, n REAL NOT NULL);
 CREATE INDEX cochange_a ON cochange(a);
 DROP TABLE IF EXISTS said;
 DROP TABLE IF EXISTS said_files;
-CREATE TABLE said_files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, n INTEGER NOT NULL);
-CREATE TABLE said(term TEXT NOT NULL, file INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (term, file)) WITHOUT ROWID;
+CREATE TABLE said_files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, n REAL NOT NULL);
+CREATE TABLE said(term TEXT NOT NULL, file INTEGER NOT NULL, n REAL NOT NULL, PRIMARY KEY (term, file)) WITHOUT ROWID;
 """
 # Every directory that has held an indexed file, by its own name lowercased: "the files
 # under a directory called `printer`" without scanning every path. A directory emptied
@@ -712,8 +712,8 @@ class Store:
         n, mean = self.db.execute("SELECT count(*), avg(n) FROM said_files").fetchone()
         return int(n), float(mean or 1.0)
 
-    def said_postings(self, terms) -> list[tuple[str, str, int, int]]:
-        """(term, path, count, length of the path's messages) for the files indexed now
+    def said_postings(self, terms) -> list[tuple[str, str, float, float]]:
+        """(term, path, weight, length of the path's messages) for the files indexed now
         whose commit messages hold one of `terms`."""
         return self._in("SELECT s.term, d.path, s.n, d.n FROM said s JOIN said_files d ON d.id=s.file "
                         "JOIN files f ON f.path=d.path WHERE s.term IN ({}) AND f.status='ok'", terms)

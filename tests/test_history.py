@@ -145,7 +145,7 @@ def test_history_is_read_again_when_head_moves_and_absent_without_git(tmp_path):
     index.refresh()
     assert dict(index.store.co_changed("app/other.py"))["app/unrelated.py"] == commits(0, 1, 5)
     [noise] = terms("noise")
-    assert (noise, "app/other.py", 1) in [row[:3] for row in index.store.said_postings([noise])]
+    assert (noise, "app/other.py") in [row[:2] for row in index.store.said_postings([noise])]
     declared = index.store.db.execute("SELECT sql FROM sqlite_master WHERE name='cochange'").fetchone()[0]
     assert "n REAL" in declared
     index.close()
@@ -182,10 +182,21 @@ def test_a_files_commit_messages_become_its_words(tmp_path):
     commit(repo, "Regenerate the flamingo tables", sweep)
     words = history.read(repo).words
     assert words["app/billing.py"]["backoff"] == 1 and words["app/billing.py"]["jitter"] == 1
-    assert words["app/billing.py"]["fee"] == 3  # "fees 0", "fees 1", "fees 2" (stemmed, as the code's terms are)
+    # "fees 0", "fees 1", "fees 2" (stemmed, as the code's terms are), each of two files (SAID_SPREAD)
+    assert words["app/billing.py"]["fee"] == pytest.approx(3 * 2 ** -history.SAID_SPREAD)
     assert not {"jane", "roe", "sign", "signed", "example", "tracker"} & set(words["app/billing.py"])  # trailers, links
     assert "app/ledger.py" in words and "backoff" not in words["app/ledger.py"]
     assert not any("flamingo" in said for said in words.values())  # a sweeping commit says nothing of each file
+
+
+def test_the_heaviest_message_terms_are_kept_when_there_are_too_many(tmp_path, monkeypatch):
+    repo = history_repo(tmp_path)
+    every = history.read(repo).words
+    monkeypatch.setattr(history, "MAX_SAID_ROWS", 3)
+    kept = history.read(repo).words
+    assert sum(len(said) for said in kept.values()) == 3
+    heaviest = sorted(((-n, path, term) for path, said in every.items() for term, n in said.items()))[:3]
+    assert {(path, term) for _, path, term in heaviest} == {(p, t) for p, said in kept.items() for t in said}
 
 
 def test_a_file_whose_past_changes_match_the_question_leads(provider_factory, tmp_path):
