@@ -69,6 +69,7 @@ class History:
     pairs: Counter = field(default_factory=Counter)  # (a, b) with a < b -> the commits that changed both, each 0.5 ** (commits since / PAIR_HALF_LIFE)
     recent: dict[str, float] = field(default_factory=dict)  # path -> its commits, each 0.5 ** (commits since / RECENT_HALF_LIFE)
     words: dict[str, Counter] = field(default_factory=dict)  # path -> the terms of its commits' messages, each k ** -SAID_SPREAD
+    commits: int = 0  # how many were read
 
 
 def message_terms(message: str) -> list[str]:
@@ -126,7 +127,7 @@ def read(root: Path, commits: int = HISTORY_COMMITS) -> History:
         age += 1
     if len(pairs) > MAX_PAIRS:
         pairs = Counter(dict(pairs.most_common(MAX_PAIRS)))
-    return History(pairs, dict(recent), _heaviest(words, MAX_SAID_ROWS))
+    return History(pairs, dict(recent), _heaviest(words, MAX_SAID_ROWS), age)
 
 
 def _heaviest(words: dict[str, Counter], most: int) -> dict[str, Counter]:

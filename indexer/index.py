@@ -96,6 +96,8 @@ class Summary:
     warnings: int = 0
     database: str = ""
     phases: dict[str, float] = field(default_factory=dict)  # wall seconds: walk, parse, resolve, prior
+    history_commits: int = 0  # commits read from git (indexer/history.py); 0 outside a git work tree
+    history_files: int = 0  # files those commits changed, as named at HEAD
 
 
 RECENT_NS = 2_000_000_000  # a file written this close to its reading may have changed since
@@ -245,6 +247,8 @@ class RepoIndex:
         found = history.read(self.root) if head else history.History()
         with self.store.transaction():
             self.store.set_history(found.pairs, found.recent, found.words)
+            self.store.set_meta("history_commits", str(found.commits))
+            self.store.set_meta("history_files", str(len(found.recent)))
             self.store.set_meta("history_head", head)
             self.store.set_meta("history_rules", history.RULES)
 
@@ -448,6 +452,8 @@ class RepoIndex:
         summary.skipped = len(files) - summary.files
         if count:
             summary.generated = self.store.file_count("generated")
+        summary.history_commits = int(self.store.get_meta("history_commits") or 0)
+        summary.history_files = int(self.store.get_meta("history_files") or 0)
         summary.seconds = round(time.monotonic() - started, 3)
         return summary
 

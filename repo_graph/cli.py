@@ -105,6 +105,9 @@ def cmd_index(args) -> int:
         sys.stdout.write(json.dumps(data, sort_keys=True) + "\n")
         return EXIT_OK
     langs = ", ".join(f"{k} {v}" for k, v in sorted(summary.languages.items(), key=lambda kv: -kv[1])) or "none"
+    history = (f"{summary.history_commits} commits read from git ({summary.history_files} files changed in them): "
+               "co-changes, recent changes, commit messages" if summary.history_commits
+               else "none (not a git work tree, or no commits): no co-changes, recent changes or commit messages")
     sys.stdout.write(
         f"indexed {index.root}\n"
         f"  files     {summary.files} indexed ({summary.parsed} read, {summary.unchanged} unchanged, "
@@ -114,6 +117,7 @@ def cmd_index(args) -> int:
         f"  sections  {summary.sections}\n"
         f"  edges     {summary.edges}\n"
         f"  languages {langs}\n"
+        f"  history   {history}\n"
         f"  seconds   {summary.seconds:.2f}\n"
         f"  database  {summary.database}\n"
     )

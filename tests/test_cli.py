@@ -31,6 +31,18 @@ def test_index_prints_a_summary_and_json(repo, home):
     assert data["symbols"] >= 5 and data["sections"] >= 4
     assert data["parsed"] == 0 and data["unchanged"] >= 5  # the second run re-parses nothing
     assert data["languages"]["python"] == 3 and data["languages"]["markdown"] == 2
+    assert data["history_commits"] == 0 and "history   none (not a git work tree" in out.stdout  # a plain tree
+
+
+def test_index_says_how_much_history_it_read(tmp_path, home):
+    from .test_history import history_repo
+
+    repo = history_repo(tmp_path)  # five commits, four files
+    out = run(["index", str(repo)], home)
+    assert out.returncode == 0, out.stderr
+    assert "history   5 commits read from git (4 files changed in them)" in out.stdout
+    data = json.loads(run(["index", str(repo), "--json"], home).stdout)
+    assert (data["history_commits"], data["history_files"]) == (5, 4)
 
 
 def test_index_defaults_to_the_current_directory(repo, home):
