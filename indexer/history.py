@@ -84,7 +84,7 @@ def _commits(out: str):
     Java to Kotlin source sets) keeps the history it had under its old name."""
     now: dict[str, str] = {}  # a name in older commits -> the file's name at HEAD
     for commit in out.split("\0")[1:]:
-        message, _, changes = commit.partition("\x01")
+        message, _, changes = commit.rpartition("\x01")  # the last: a message may hold one, a file list not
         files = set()
         for line in changes.splitlines():
             status, _, paths = line.partition("\t")

@@ -187,6 +187,10 @@ def test_a_files_commit_messages_become_its_words(tmp_path):
     assert not {"jane", "roe", "sign", "signed", "example", "tracker"} & set(words["app/billing.py"])  # trailers, links
     assert "app/ledger.py" in words and "backoff" not in words["app/ledger.py"]
     assert not any("flamingo" in said for said in words.values())  # a sweeping commit says nothing of each file
+    # A message holding the separator and a tab: its lines are words, not files the commit changed.
+    commit(repo, "Odd \x01 byte\n\nfake\tghost.py", {"app/other.py": "def other():\n    return 9\n"})
+    found = history.read(repo)
+    assert "ghost.py" not in found.recent and found.words["app/other.py"]["ghost"] == 1
 
 
 def test_the_heaviest_message_terms_are_kept_when_there_are_too_many(tmp_path, monkeypatch):
