@@ -120,10 +120,11 @@ ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:
 # or CamelCase word). The G4
 # tiers stay: the protocol requires them.
 ABLATIONS = {
-    "repo-graph:lexical": {"W_CLOSENESS_BOOST": 0.0, "W_PROXIMITY": 0.0, "W_PRIOR": 0.0, "W_RECENT": 0.0, "W_SAID": 0.0},
+    "repo-graph:lexical": {"W_CLOSENESS_BOOST": 0.0, "W_PROXIMITY": 0.0, "W_PRIOR": 0.0, "W_RECENT": 0.0, "W_SAID": 0.0,
+                           "W_SAID_QUESTION": 0.0},
     "repo-graph:prior": {"W_PRIOR": 0.03},
-    "repo-graph:no-history": {"W_CO_CHANGE": 0.0, "W_RECENT": 0.0, "W_SAID": 0.0},  # nothing read from git
-    "repo-graph:no-said": {"W_SAID": 0.0},  # the files' commit messages weigh nothing
+    "repo-graph:no-history": {"W_CO_CHANGE": 0.0, "W_RECENT": 0.0, "W_SAID": 0.0, "W_SAID_QUESTION": 0.0},  # no git
+    "repo-graph:no-said": {"W_SAID": 0.0, "W_SAID_QUESTION": 0.0},  # the files' commit messages weigh nothing
     "repo-graph:no-recent": {"W_RECENT": 0.0},  # unanchored: recent changes weigh nothing
     "repo-graph:co-change-3": {"W_CO_CHANGE": 3.0},  # co-change weights beside the default (6)
     "repo-graph:co-change-12": {"W_CO_CHANGE": 12.0},

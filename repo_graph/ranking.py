@@ -152,6 +152,13 @@ MENTION_FORMS = ("qualified",)  # of: backticks, qualified, underscored, humped
 # file's commit messages (indexer/history.py), scaled to [0, 1] by the best file, weighs
 # this share of the lexical match (the node's and its file's words the rest).
 W_SAID = 0.3
+# A how-to question (asks_how) asks how the code is used, which the messages, about
+# changes, say less of: they weigh a third as much. Eight questions asked of the mirrors'
+# newest commits (benchmarks/README, session 19): at 0.3, okhttp's "how do I set a
+# connection timeout?" put ConnectPlan.kt (whose commits speak of connections and
+# timeouts) above OkHttpClient.Builder.connectTimeout and httpx's timeout guide fell from
+# the top three; at 0.1 both came back and fastapi's CORS guide still rose.
+W_SAID_QUESTION = 0.1
 # The files whose messages match best but whose code matches none of the question's words
 # join the candidates (their most central nodes), on their messages' share alone.
 SAID_FILES = 3
@@ -189,12 +196,13 @@ def lexical(index, text: str, related: dict[str, float] | None = None, *,
     for the nodes worth a closer look (the best by what the fused score will make of
     them, the anchors' related files counting). The combined match mixes the node's
     own score with its file's (its best few nodes) and, unless `messages` is false,
-    its file's commit messages' (W_SAID), each scaled to [0, 1]."""
+    its file's commit messages' (W_SAID, W_SAID_QUESTION), each scaled to [0, 1]."""
     n_docs, avg_len = index.store.corpus_stats()
     if n_docs == 0:
         return {}
     wanted = list(dict.fromkeys(terms(text)))
-    said = said_match(index, wanted) if W_SAID and messages else {}
+    share = (W_SAID_QUESTION if asks_how(text) else W_SAID) if messages else 0.0
+    said = said_match(index, wanted) if share else {}
     said_rowid = index.store.rowids_of_ids(said) if said else {}
     stats = index.store.term_stats(wanted)  # term -> (files, nodes)
     found = []
@@ -217,7 +225,7 @@ def lexical(index, text: str, related: dict[str, float] | None = None, *,
         found.append((nodes, files, idf * _saturated(tf, length, avg_len)))
         matched_files = _unique(files if matched_files is None else np.concatenate((matched_files, files)))
     if not found:
-        return _said_only(index, said, said_rowid, set())
+        return _said_only(index, said, said_rowid, set(), share)
     nodes, node_of = np.unique(np.concatenate([f[0] for f in found]), return_inverse=True)
     score = np.bincount(node_of, weights=np.concatenate([f[2] for f in found]))
     file_of_node = np.empty(len(nodes), dtype=np.int64)
@@ -238,7 +246,7 @@ def lexical(index, text: str, related: dict[str, float] | None = None, *,
         close = RELATED_FILE_SHARE * np.array([boost.get(int(f), 0.0) for f in files])
     if said:
         by_rowid = {said_rowid[p]: w for p, w in said.items() if p in said_rowid}
-        match = (1 - W_SAID) * match + W_SAID * np.array([by_rowid.get(int(f), 0.0) for f in files])[file_index]
+        match = (1 - share) * match + share * np.array([by_rowid.get(int(f), 0.0) for f in files])[file_index]
     key = fuse(match, close[file_index], 0.0)
     keep = _unique(np.concatenate((_top(key, MAX_CANDIDATES), _top(match, PPR_LEXICAL_SEEDS))))
     paths = index.store.ids_of_rowids(int(f) for f in _unique(file_of_node[keep]))
@@ -257,11 +265,11 @@ def lexical(index, text: str, related: dict[str, float] | None = None, *,
         f = int(file_of_node[i])
         if f in paths:
             out[int(nodes[i])] = (float(match[i]) * factor[f], paths[f])
-    out.update(_said_only(index, said, said_rowid, set(files.tolist())))
+    out.update(_said_only(index, said, said_rowid, set(files.tolist()), share))
     return out
 
 
-def _said_only(index, said: dict[str, float], said_rowid: dict[str, int], matched: set[int]):
+def _said_only(index, said: dict[str, float], said_rowid: dict[str, int], matched: set[int], share: float):
     """The most central nodes of the SAID_FILES files whose commit messages match best
     and whose code matched nothing (`matched`: file rowids), on the messages' share."""
     if not SAID_FILES:
@@ -270,7 +278,7 @@ def _said_only(index, said: dict[str, float], said_rowid: dict[str, int], matche
     out = {}
     for rowid, node in index.store.top_rows_in_files(unmatched[:SAID_FILES], SYMBOLS_PER_RELATED_FILE):
         factor = RELEASE_NOTES_FACTOR if is_release_notes(node.path) else 1.0
-        out[rowid] = (W_SAID * said[node.path] * factor, node.path)
+        out[rowid] = (share * said[node.path] * factor, node.path)
     return out
 
 

@@ -11,6 +11,7 @@ from indexer import history
 from indexer.index import RepoIndex
 from indexer.terms import terms
 from indexer.watch import Watcher
+from repo_graph import ranking
 from repo_graph.ranking import related_files
 
 from .conftest import make_repo
@@ -225,3 +226,26 @@ def test_a_file_whose_past_changes_match_the_question_leads(provider_factory, tm
     assert ids.index("app/z_said.py#retry_policy") < ids.index("app/a_plain.py#retry_policy")
     frames = p.query(goal="sprinkler reservoir", kinds=["symbol"], max_frames=2)["result"]["frames"]
     assert frames and frames[0]["id"] == "app/pump.py#spin"
+
+
+def test_a_question_weighs_the_messages_less_than_a_change_does(tmp_path):
+    """The same words as a change request and as a how-to question: the node whose file's
+    commits spoke of them matches better for the change (W_SAID), the node whose file's
+    commits did not, better for the question (W_SAID_QUESTION, a third as much)."""
+    repo = make_repo(tmp_path / "repo", {"app/client.py": "def connect_timeout(seconds):\n    return seconds\n",
+                                         "app/plan.py": "def connect_timeout_plan(seconds):\n    return seconds\n"})
+    git(repo, "init", "-q")
+    commit(repo, "start", {})
+    commit(repo, "Fix the connect timeout", {"app/plan.py": "def connect_timeout_plan(seconds):\n    return 2\n"})
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    rowid = index.store.rowids_of_ids(["app/client.py#connect_timeout", "app/plan.py#connect_timeout_plan"])
+
+    def match(text, node):
+        return ranking.lexical(index, text)[rowid[node]][0]
+
+    change, question = "fix the connect timeout", "how do I fix the connect timeout?"
+    assert terms(change) == terms(question)  # the same words either way
+    assert match(change, "app/plan.py#connect_timeout_plan") > match(question, "app/plan.py#connect_timeout_plan")
+    assert match(question, "app/client.py#connect_timeout") > match(change, "app/client.py#connect_timeout")
+    index.close()
