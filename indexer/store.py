@@ -706,11 +706,15 @@ class Store:
                             ((i, path, sum(said.values())) for i, (path, said) in enumerate(files)))
         self.db.executemany("INSERT INTO said VALUES(?,?,?)",
                             ((term, i, n) for i, (_, said) in enumerate(files) for term, n in said.items()))
+        total = sum(sum(said.values()) for _, said in files)
+        self.set_meta("said_stats", f"{len(files)} {total / len(files) if files else 1.0}")
 
     def said_stats(self) -> tuple[int, float]:
-        """(files with a commit message, their messages' average length in terms)."""
-        n, mean = self.db.execute("SELECT count(*), avg(n) FROM said_files").fetchone()
-        return int(n), float(mean or 1.0)
+        """(files with a commit message, their messages' average length in terms), kept
+        when the history is read: every query asks (a count over its rows would cost
+        milliseconds on a long history)."""
+        n, mean = (self.get_meta("said_stats") or "0 1.0").split()
+        return int(n), float(mean)
 
     def said_postings(self, terms) -> list[tuple[str, str, float, float]]:
         """(term, path, weight, length of the path's messages) for the files indexed now
