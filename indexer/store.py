@@ -702,12 +702,12 @@ class Store:
         self.db.execute("DELETE FROM recent")
         self.db.executemany("INSERT INTO recent VALUES(?,?)", recent.items())
         files = list(words.items())
+        lengths = [sum(said.values()) for _, said in files]
         self.db.executemany("INSERT INTO said_files VALUES(?,?,?)",
-                            ((i, path, sum(said.values())) for i, (path, said) in enumerate(files)))
+                            ((i, path, n) for i, ((path, _), n) in enumerate(zip(files, lengths))))
         self.db.executemany("INSERT INTO said VALUES(?,?,?)",
                             ((term, i, n) for i, (_, said) in enumerate(files) for term, n in said.items()))
-        total = sum(sum(said.values()) for _, said in files)
-        self.set_meta("said_stats", f"{len(files)} {total / len(files) if files else 1.0}")
+        self.set_meta("said_stats", f"{len(files)} {sum(lengths) / len(files) if files else 1.0}")
 
     def said_stats(self) -> tuple[int, float]:
         """(files with a commit message, their messages' average length in terms), kept
