@@ -154,6 +154,8 @@ class Resolver:
             return self._include(here, target)
         if style == "rust":
             return self._rust(path, target)
+        if style == "dart":
+            return self._dart(here, target, exts)
         if style == "dotted":
             return self._dotted(target, exts)
         if style == "snake_modules":  # Elixir: MyApp.HTTPClient lives in my_app/http_client.ex
@@ -196,6 +198,21 @@ class Resolver:
             if hit:
                 return [hit]
         return []
+
+    def _dart(self, here: str, target: str, exts) -> list[str]:
+        """`package:http/src/client.dart` is `src/client.dart` under the `lib/` of the
+        package named http: in a repository of packages the directory of that name
+        (pkgs/http/lib/src/client.dart, as pubspec names it by convention), else the
+        repository's own lib/. A package from elsewhere, or `dart:async`, is no file here."""
+        if target.startswith("dart:"):
+            return []
+        if not target.startswith("package:"):
+            return self._relative(here, target, exts)
+        name, _, rest = target[len("package:"):].partition("/")
+        suffix = f"/{name}/lib/{rest}"
+        found = sorted((p for p in self.by_name.get(posixpath.basename(rest), ()) if f"/{p}".endswith(suffix)), key=len)
+        hit = found[0] if found else self._first([f"lib/{rest}"])
+        return [hit] if hit else []
 
     def _go(self, target: str) -> list[str]:
         parts = target.split("/")

@@ -43,6 +43,9 @@ MIXED = {
     "ml/util.ml": "(** Says hello. *)\nlet hail () = print_endline \"hi\"\n",
     "dart/lib/main.dart": "import 'util.dart';\nvoid main() {\n  shout();\n}\n",
     "dart/lib/util.dart": "void shout() {}\n",
+    "dart/lib/dart.dart": "export 'util.dart';\n",
+    "dart/test/util_test.dart": "import 'package:dart/dart.dart';\nimport 'package:dart/util.dart' show shout;\n"
+                                "import 'package:test/test.dart';\nimport 'dart:async';\nvoid main() {\n  shout();\n}\n",
     "zig/main.zig": "const util = @import(\"util.zig\");\npub fn main() void {\n    util.greet();\n}\n",
     "zig/util.zig": "pub fn greet() void {}\n",
     "swift/Sources/App/main.swift": "func start() {\n    salute()\n}\n",
@@ -98,6 +101,9 @@ def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
         ("scala/com/acme/Main.scala", "scala/com/acme/store/Shelf.scala"),  # Scala: a path in parts
         ("zig/main.zig", "zig/util.zig"),
         ("dart/lib/main.dart", "dart/lib/util.dart"),
+        ("dart/lib/dart.dart", "dart/lib/util.dart"),  # Dart: a library exports its parts
+        ("dart/test/util_test.dart", "dart/lib/util.dart"),  # package:dart/ is the package named dart's lib/
+        ("dart/test/util_test.dart", "dart/lib/dart.dart"),
         ("ex/lib/app.ex", "ex/lib/app/greeter.ex"),  # Elixir: App.Greeter is app/greeter.ex
         ("ml/main.ml", "ml/util.ml"),  # OCaml: `open Util` is util.ml
         ("java/com/acme/Wild.java", "java/com/acme/store/Store.java"),  # a package: its directory's files
