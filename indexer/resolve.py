@@ -29,8 +29,9 @@ DOCUMENTS = "doc.documents"
 # names in docs through the directories they spell (`flask.app.Flask`). 3: release
 # notes found by versioned names and folders too (`docs/changelogs/changelog_3x.md`); a
 # dotted import naming a package links to its directory's files (`import a.b.*`); Elixir's
-# and OCaml's module names to the files they are spelled from.
-RESOLVE_RULES = "3"
+# and OCaml's module names to the files they are spelled from. 4: a JVM package split
+# between source sets (src/main/java, src/test/java) is one package.
+RESOLVE_RULES = "4"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -38,6 +39,10 @@ RELEASE_NOTES = ("changelog", "changes", "history", "news", "releases", "release
 _VERSIONED_NOTES = re.compile(r"(?:changelog|changes|history|news|releases|release[-_]notes)[-_.]?v?[0-9][0-9a-z._-]*")
 _NOTES_FOLDERS = ("changelog", "changelogs", "release-notes", "release_notes")
 SOURCE_ROOTS = ("", "src", "lib", "source", "include", "pkg", "app")
+# Under a folder of these names (Maven's and Gradle's src/main/java, src/test/kotlin) the
+# path spells the package: src/main/java/com/acme and src/test/java/com/acme are one
+# package, and a test sees its subject's names without importing them.
+JVM_SOURCE_FOLDERS = frozenset({"java", "kotlin", "scala", "groovy"})
 # `import "./util.js"` in TypeScript is util.ts (what it compiles to is what it names).
 COMPILED_FROM = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 
@@ -48,6 +53,16 @@ _HUMPS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 def _snake(name: str) -> str:
     """`HTTPClient` -> `http_client`, `MyApp` -> `my_app`: Elixir's file for a module name."""
     return _HUMPS.sub("_", name).lower()
+
+
+def _package_path(directory: str) -> str:
+    """`okhttp/src/jvmTest/kotlin/okhttp3` -> `:okhttp3`, as `src/main/java/okhttp3` is.
+    A directory under no JVM source folder is its own package (Go's, Swift's)."""
+    parts = directory.split("/")
+    for i in range(len(parts) - 1, -1, -1):
+        if parts[i] in JVM_SOURCE_FOLDERS:
+            return ":" + "/".join(parts[i + 1 :])
+    return directory
 
 
 def is_release_notes(path: str) -> bool:
@@ -90,6 +105,7 @@ class Resolver:
         self._path_of = {p: p for p in self.files}
         self._by_path: dict[str, dict[str, list]] = {}  # common name -> path -> its definitions, built on demand
         self._packages: dict[tuple[str, str], frozenset[str]] = {}  # (directory, language) -> its files
+        self._package_dirs: dict[str, list[str]] | None = None  # package path -> the directories holding it
         self._lazy = not every_symbol
         self._looked_up: set[str] = set()
         # Every definition as (path, its qualified name or None when that is its name):
@@ -301,7 +317,12 @@ class Resolver:
         key = (posixpath.dirname(path), language)
         found = self._packages.get(key)
         if found is None:
-            found = self._packages[key] = frozenset(p for p in self.by_dir.get(key[0], ()) if self.files[p] == language)
+            if self._package_dirs is None:
+                self._package_dirs = defaultdict(list)
+                for directory in self.by_dir:
+                    self._package_dirs[_package_path(directory)].append(directory)
+            found = self._packages[key] = frozenset(
+                p for d in self._package_dirs[_package_path(key[0])] for p in self.by_dir[d] if self.files[p] == language)
         return found
 
     def use_targets(self, path: str, name: str, imported: frozenset[str] | set[str]) -> list[str]:

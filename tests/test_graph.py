@@ -115,6 +115,25 @@ def test_imports_resolve_to_files(mixed, src, dst):
     assert (src, dst) in links(index, "code.imports")
 
 
+def test_a_jvm_test_sees_its_package_in_the_main_source_set(tmp_path):
+    """Maven's and Gradle's layout splits a package between src/main/java and
+    src/test/java: the test calls its subject without an import. `stock` is defined
+    in five places, too many to guess from anywhere, so only the package resolves it."""
+    files = {
+        "shop/src/main/java/com/acme/Shelf.java": "package com.acme;\npublic class Shelf { public void stock() {} }\n",
+        "shop/src/test/java/com/acme/ShelfTest.java": "package com.acme;\n"
+                                                        "class ShelfTest { void check(Shelf s) { s.stock(); } }\n",
+    }
+    for i in range(4):
+        files[f"shop/src/main/java/com/other/O{i}.java"] = f"package com.other;\nclass O{i} {{ void stock() {{}} }}\n"
+    index = RepoIndex(make_repo(tmp_path / "shop", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    calls = links(index, "code.calls")
+    test, subject = "shop/src/test/java/com/acme/ShelfTest.java", "shop/src/main/java/com/acme/Shelf.java"
+    assert (f"{test}#ShelfTest.check", f"{subject}#Shelf.stock") in calls
+    assert not any(dst.startswith("shop/src/main/java/com/other/") for _, dst in calls)
+
+
 def test_calls_resolve_through_imports(mixed):
     index, _ = mixed
     calls = links(index, "code.calls")
