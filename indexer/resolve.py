@@ -30,8 +30,9 @@ DOCUMENTS = "doc.documents"
 # notes found by versioned names and folders too (`docs/changelogs/changelog_3x.md`); a
 # dotted import naming a package links to its directory's files (`import a.b.*`); Elixir's
 # and OCaml's module names to the files they are spelled from. 4: a JVM package split
-# between source sets (src/main/java, src/test/java) is one package.
-RESOLVE_RULES = "4"
+# between source sets (src/main/java, src/test/java) is one package. 5: a name defined
+# in more than MAX_GLOBAL_MATCHES of the files a file sees resolves to none of them.
+RESOLVE_RULES = "5"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -344,6 +345,8 @@ class Resolver:
                     by_path[d[0]].append(d)
             local = by_path.get(path)
             near = [] if local else [d for q in sorted(imported & by_path.keys()) for d in by_path[q]]
+        if not local and len({d[0] for d in near}) > MAX_GLOBAL_MATCHES:
+            return []  # defined all over what the file sees (`body` in a JVM package): too common to guess
         chosen = local or near or (found if len(found) <= MAX_GLOBAL_MATCHES else [])
         return _ids(name, chosen[:MAX_GLOBAL_MATCHES])
 

@@ -134,6 +134,20 @@ def test_a_jvm_test_sees_its_package_in_the_main_source_set(tmp_path):
     assert not any(dst.startswith("shop/src/main/java/com/other/") for _, dst in calls)
 
 
+def test_a_name_defined_all_over_what_a_file_sees_is_not_guessed(tmp_path):
+    """Four classes of one package define `close`: a bare `close()` in the fifth could
+    mean any of them, so it links to none rather than to the first three by path.
+    `open`, defined in one of them, still resolves."""
+    files = {f"src/main/java/com/acme/C{i}.java": f"package com.acme;\nclass C{i} {{ void close() {{}} }}\n"
+             for i in range(4)}
+    files["src/main/java/com/acme/C0.java"] = "package com.acme;\nclass C0 { void close() {} void open() {} }\n"
+    files["src/test/java/com/acme/UserTest.java"] = "package com.acme;\nclass UserTest { void use() { close(); open(); } }\n"
+    index = RepoIndex(make_repo(tmp_path / "acme", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    calls = {dst for src, dst in links(index, "code.calls") if src.startswith("src/test/")}
+    assert calls == {"src/main/java/com/acme/C0.java#C0.open"}
+
+
 def test_calls_resolve_through_imports(mixed):
     index, _ = mixed
     calls = links(index, "code.calls")
