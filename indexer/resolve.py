@@ -44,6 +44,8 @@ SOURCE_ROOTS = ("", "src", "lib", "source", "include", "pkg", "app")
 # path spells the package: src/main/java/com/acme and src/test/java/com/acme are one
 # package, and a test sees its subject's names without importing them.
 JVM_SOURCE_FOLDERS = frozenset({"java", "kotlin", "scala", "groovy"})
+# Where a JavaScript workspace keeps its packages (npm, yarn and pnpm workspaces, Nx).
+WORKSPACE_FOLDERS = frozenset({"packages", "libs", "apps", "modules", "plugins"})
 # `import "./util.js"` in TypeScript is util.ts (what it compiles to is what it names).
 COMPILED_FROM = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 
@@ -171,6 +173,8 @@ class Resolver:
             return self._include(here, target)
         if style == "rust":
             return self._rust(path, target)
+        if style == "node":
+            return self._node(here, target, exts)
         if style == "dart":
             return self._dart(here, target, exts)
         if style == "dotted":
@@ -210,6 +214,40 @@ class Resolver:
         bases = [posixpath.join(here, target)]
         if not target.startswith("."):
             bases += [posixpath.join(r, target) for r in SOURCE_ROOTS]
+        for base in bases:
+            hit = self._first(self._with_exts(base, exts))
+            if hit:
+                return [hit]
+        return []
+
+    def _node(self, here: str, target: str, exts) -> list[str]:
+        """JavaScript and TypeScript: a path (`./util`, `components/Button` under a
+        source root); else `@/lib/x` or `~/lib/x`, lib/x under the nearest folder or its
+        src/ that has it (the alias Next.js, Vite and Nuxt projects configure); else a package of this repository's
+        workspace: `@acme/ui/button` or `ui` is packages/ui (libs/, apps/, ...), its
+        button, src/button, or its index. A package from node_modules is no file here."""
+        found = self._relative(here, target, exts)
+        if found or target.startswith("."):
+            return found
+        if target.startswith(("@/", "~/")):  # the nearest folder (or its src/) that has the path
+            rest, folder = target[2:], here
+            while True:
+                for base in (posixpath.join(folder, "src", rest), posixpath.join(folder, rest)):
+                    hit = self._first(self._with_exts(base, exts))
+                    if hit:
+                        return [hit]
+                if not folder:
+                    return []
+                folder = posixpath.dirname(folder)
+        parts = target.split("/")
+        if target.startswith("@"):
+            parts = parts[1:]
+        name, sub = parts[0], "/".join(parts[1:])
+        homes = [d for d in self._directories_named(name) if posixpath.basename(posixpath.dirname(d)) in WORKSPACE_FOLDERS]
+        if len(homes) != 1:
+            return []  # none, or two packages of that name: no guess
+        home = homes[0]
+        bases = [f"{home}/{sub}", f"{home}/src/{sub}", f"{home}/lib/{sub}"] if sub else [f"{home}/src", home, f"{home}/lib"]
         for base in bases:
             hit = self._first(self._with_exts(base, exts))
             if hit:
@@ -294,17 +332,26 @@ class Resolver:
                     return matches[:MAX_PACKAGE_FILES]
         return self._package_directory(rel, exts)
 
+    def _directories_named(self, name: str) -> list[str]:
+        """Every directory whose last name is `name` and that holds files, itself or below."""
+        if self._dirs_by_name is None:
+            every = set()
+            for d in self.by_dir:
+                while d and d not in every:
+                    every.add(d)
+                    d = posixpath.dirname(d)
+            self._dirs_by_name = defaultdict(list)
+            for d in sorted(every):
+                self._dirs_by_name[posixpath.basename(d)].append(d)
+        return self._dirs_by_name.get(name, [])
+
     def _package_directory(self, rel: str, exts) -> list[str]:
         """A whole package (`import com.acme.store.*`, Scala's `{Shelf, Cart}`, C#'s
         `using Acme.Store`): the files of the directories the path spells, under any
         source root, as a Go import is."""
-        if self._dirs_by_name is None:
-            self._dirs_by_name = defaultdict(list)
-            for d in self.by_dir:
-                self._dirs_by_name[posixpath.basename(d)].append(d)
         exts = tuple(exts)
-        files = sorted(f for d in self._dirs_by_name.get(posixpath.basename(rel), ()) if d == rel or d.endswith("/" + rel)
-                       for f in self.by_dir[d] if f.endswith(exts))  # main and test roots alike
+        files = sorted(f for d in self._directories_named(posixpath.basename(rel)) if d == rel or d.endswith("/" + rel)
+                       for f in self.by_dir.get(d, ()) if f.endswith(exts))  # main and test roots alike
         return files[:MAX_PACKAGE_FILES]
 
     # -- uses -----------------------------------------------------------------

@@ -148,6 +148,31 @@ def test_a_name_defined_all_over_what_a_file_sees_is_not_guessed(tmp_path):
     assert calls == {"src/main/java/com/acme/C0.java#C0.open"}
 
 
+def test_javascript_aliases_and_workspace_packages_resolve(tmp_path):
+    """`@/lib/format` is the app's src/lib/format.ts (the alias a Next.js or Vite app
+    configures); `@acme/ui` and `@acme/ui/button` are the workspace package in
+    packages/ui; `react` and a package two folders share a name with are no file here."""
+    files = {
+        "apps/web/src/lib/format.ts": "export function fmt(x: string): string { return x; }\n",
+        "apps/web/src/app/page.tsx": "import { fmt } from \"@/lib/format\";\nexport const P = () => fmt(\"p\");\n",
+        "apps/web/src/app/layout.tsx": "import { Button } from \"@acme/ui\";\nimport { press } from \"@acme/ui/button\";\n"
+                                       "import React from \"react\";\nimport { t } from \"@acme/theme\";\n"
+                                       "export const L = () => press(Button);\n",
+        "packages/ui/src/index.ts": "export const Button = 1;\n",
+        "packages/ui/src/button.ts": "export function press(b: number) { return b; }\n",
+        "packages/theme/index.ts": "export const t = 1;\n",
+        "libs/theme/index.ts": "export const t = 2;\n",
+    }
+    index = RepoIndex(make_repo(tmp_path / "mono", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    imports = {(s, d) for s, d in links(index, "code.imports")}
+    layout = "apps/web/src/app/layout.tsx"
+    assert ("apps/web/src/app/page.tsx", "apps/web/src/lib/format.ts") in imports
+    assert (layout, "packages/ui/src/index.ts") in imports
+    assert (layout, "packages/ui/src/button.ts") in imports
+    assert {d for s, d in imports if s == layout} == {"packages/ui/src/index.ts", "packages/ui/src/button.ts"}
+
+
 def test_calls_resolve_through_imports(mixed):
     index, _ = mixed
     calls = links(index, "code.calls")
