@@ -18,6 +18,7 @@ __all__ = ["LanguageSpec", "Registry", "GrammarUnavailable"]
 _HERE = Path(__file__).resolve().parent
 
 DOC_STYLES = ("docstring", "preceding_comments")
+PACKAGE_SCOPES = ("", "directory", "source_sets", "module")
 
 
 class GrammarUnavailable(RuntimeError):
@@ -40,7 +41,11 @@ class LanguageSpec:
     inherits: tuple[str, ...]
     import_style: str
     import_extensions: tuple[str, ...]
-    package_is_directory: bool  # Go, Java: a file sees its directory's definitions without importing them
+    # What a file sees without importing it (indexer/resolve.py): "" nothing; "directory" its
+    # directory's files (Go); "source_sets" those of every directory spelling its package
+    # under java/, kotlin/, scala/, groovy/ (src/main/java and src/test/java); "module" its
+    # Swift module's (SwiftPM's Sources/<Target> to any depth, else its top-level folder).
+    package_scope: str
     folder: Path = field(compare=False)
 
     def query_text(self, purpose: str) -> str:
@@ -71,6 +76,8 @@ def _read_spec(folder: Path) -> LanguageSpec:
     doc_style = data.get("doc_style", "preceding_comments")
     if doc_style not in DOC_STYLES:
         raise ValueError(f"{folder}/language.toml: doc_style must be one of {DOC_STYLES}")
+    if data.get("package_scope", "") not in PACKAGE_SCOPES:
+        raise ValueError(f"{folder}/language.toml: package_scope must be one of {PACKAGE_SCOPES}")
     return LanguageSpec(
         name=data.get("name", folder.name),
         extensions=tuple(e.lower() for e in data.get("extensions", ())),
@@ -86,7 +93,7 @@ def _read_spec(folder: Path) -> LanguageSpec:
         inherits=tuple(data.get("inherits", ())),
         import_style=data.get("import_style", "relative"),
         import_extensions=tuple(data.get("import_extensions", data.get("extensions", ()))),
-        package_is_directory=bool(data.get("package_is_directory", False)),
+        package_scope=data.get("package_scope", ""),
         folder=folder,
     )
 

@@ -44,6 +44,10 @@ SOURCE_ROOTS = ("", "src", "lib", "source", "include", "pkg", "app")
 # path spells the package: src/main/java/com/acme and src/test/java/com/acme are one
 # package, and a test sees its subject's names without importing them.
 JVM_SOURCE_FOLDERS = frozenset({"java", "kotlin", "scala", "groovy"})
+# SwiftPM keeps each target's sources in Sources/<Target> (tests in Tests/<Target>), to any
+# depth; a project laid out otherwise (an Xcode app, a custom `path:`) has a module per
+# top-level folder, as far as can be told without reading Package.swift.
+SWIFT_TARGET_FOLDERS = frozenset({"Sources", "Tests"})
 # Where a JavaScript workspace keeps its packages (npm, yarn and pnpm workspaces, Nx).
 WORKSPACE_FOLDERS = frozenset({"packages", "libs", "apps", "modules", "plugins"})
 # `import "./util.js"` in TypeScript is util.ts (what it compiles to is what it names).
@@ -58,13 +62,21 @@ def _snake(name: str) -> str:
     return _HUMPS.sub("_", name).lower()
 
 
-def _package_path(directory: str) -> str:
-    """`okhttp/src/jvmTest/kotlin/okhttp3` -> `:okhttp3`, as `src/main/java/okhttp3` is.
-    A directory under no JVM source folder is its own package (Go's, Swift's)."""
+def _package_path(directory: str, scope: str) -> str:
+    """Which package a directory's files belong to, per `LanguageSpec.package_scope`:
+    `okhttp/src/jvmTest/kotlin/okhttp3` is `:okhttp3` as `src/main/java/okhttp3` is
+    (source_sets); `Sources/App/Views` is the module `Sources/App`, `Source/Core` the
+    module `Source` (module); else the directory itself."""
     parts = directory.split("/")
-    for i in range(len(parts) - 1, -1, -1):
-        if parts[i] in JVM_SOURCE_FOLDERS:
-            return ":" + "/".join(parts[i + 1 :])
+    if scope == "source_sets":
+        for i in range(len(parts) - 1, -1, -1):
+            if parts[i] in JVM_SOURCE_FOLDERS:
+                return ":" + "/".join(parts[i + 1 :])
+    elif scope == "module":
+        for i, part in enumerate(parts[:-1]):
+            if part in SWIFT_TARGET_FOLDERS:
+                return "/".join(parts[: i + 2])
+        return parts[0]
     return directory
 
 
@@ -108,7 +120,8 @@ class Resolver:
         self._path_of = {p: p for p in self.files}
         self._by_path: dict[str, dict[str, list]] = {}  # common name -> path -> its definitions, built on demand
         self._packages: dict[tuple[str, str], frozenset[str]] = {}  # (directory, language) -> its files
-        self._package_dirs: dict[str, list[str]] | None = None  # package path -> the directories holding it
+        self._modules: dict[str, list[str]] = {}  # a Swift module's name -> its files
+        self._package_dirs: dict[str, dict[str, list[str]]] = {}  # scope -> package -> the directories holding it
         self._lazy = not every_symbol
         self._looked_up: set[str] = set()
         # Every definition as (path, its qualified name or None when that is its name):
@@ -173,6 +186,8 @@ class Resolver:
             return self._include(here, target)
         if style == "rust":
             return self._rust(path, target)
+        if style == "swift":
+            return self._swift(target, exts)
         if style == "node":
             return self._node(here, target, exts)
         if style == "dart":
@@ -253,6 +268,20 @@ class Resolver:
             if hit:
                 return [hit]
         return []
+
+    def _swift(self, target: str, exts) -> list[str]:
+        """`import Foo`, `@testable import Foo`: the module SwiftPM keeps in Sources/Foo,
+        each of its files (the links keep those the importer uses, as a Go import's do);
+        else a file named Foo.swift, as a dotted name would."""
+        module = target.split(".")[0]
+        found = self._modules.get(module)
+        if found is None:
+            homes = [d for d in self._directories_named(module)
+                     if posixpath.basename(posixpath.dirname(d)) in SWIFT_TARGET_FOLDERS]
+            found = self._modules[module] = sorted(
+                f for d in self.by_dir if len(homes) == 1 and (d == homes[0] or d.startswith(homes[0] + "/"))
+                for f in self.by_dir[d] if f.endswith(tuple(exts)))
+        return found or self._dotted(target, exts)
 
     def _dart(self, here: str, target: str, exts) -> list[str]:
         """`package:http/src/client.dart` is `src/client.dart` under the `lib/` of the
@@ -360,18 +389,26 @@ class Resolver:
         (Go, Java): their definitions are seen without an import."""
         language = self.files.get(path) or ""
         spec = self.registry.languages.get(language)
-        if spec is None or not spec.package_is_directory:
+        if spec is None or not spec.package_scope:
             return frozenset()
         key = (posixpath.dirname(path), language)
         found = self._packages.get(key)
         if found is None:
-            if self._package_dirs is None:
-                self._package_dirs = defaultdict(list)
-                for directory in self.by_dir:
-                    self._package_dirs[_package_path(directory)].append(directory)
             found = self._packages[key] = frozenset(
-                p for d in self._package_dirs[_package_path(key[0])] for p in self.by_dir[d] if self.files[p] == language)
+                p for d in self._package_members(key[0], spec.package_scope) for p in self.by_dir[d]
+                if self.files[p] == language)
         return found
+
+    def _package_members(self, directory: str, scope: str) -> list[str]:
+        """The directories holding `directory`'s package, itself among them."""
+        if scope == "directory":
+            return [directory]
+        by_package = self._package_dirs.get(scope)
+        if by_package is None:
+            by_package = self._package_dirs[scope] = defaultdict(list)
+            for d in self.by_dir:
+                by_package[_package_path(d, scope)].append(d)
+        return by_package[_package_path(directory, scope)]
 
     def use_targets(self, path: str, name: str, imported: frozenset[str] | set[str]) -> list[str]:
         """`imported`: the files whose definitions `path` sees (imports, its package)."""

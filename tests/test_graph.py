@@ -173,6 +173,27 @@ def test_javascript_aliases_and_workspace_packages_resolve(tmp_path):
     assert {d for s, d in imports if s == layout} == {"packages/ui/src/index.ts", "packages/ui/src/button.ts"}
 
 
+def test_a_swift_module_is_its_target_folder_to_any_depth(tmp_path):
+    """SwiftPM: Sources/Shop/Model and Sources/Shop/Views are one module, and the tests'
+    `@testable import Shop` sees all of it (linking to the files it uses). `stock` is
+    defined in four other modules too, so only the module resolves it."""
+    files = {
+        "Sources/Shop/Model/Shelf.swift": "struct Shelf {\n    func stock() {}\n}\n",
+        "Sources/Shop/Views/ShelfView.swift": "func show(s: Shelf) {\n    s.stock()\n}\n",
+        "Sources/Shop/Views/Unused.swift": "func unused() {}\n",
+        "Tests/ShopTests/ShelfTests.swift": "@testable import Shop\nfunc testStock() {\n    Shelf().stock()\n}\n",
+    }
+    for i in range(4):
+        files[f"Sources/Other{i}/O.swift"] = "struct O {\n    func stock() {}\n}\n"
+    index = RepoIndex(make_repo(tmp_path / "shop", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    calls = links(index, "code.calls")
+    shelf = "Sources/Shop/Model/Shelf.swift"
+    assert ("Sources/Shop/Views/ShelfView.swift#show", f"{shelf}#Shelf.stock") in calls
+    assert ("Tests/ShopTests/ShelfTests.swift#testStock", f"{shelf}#Shelf.stock") in calls
+    assert {d for s, d in links(index, "code.imports") if s == "Tests/ShopTests/ShelfTests.swift"} == {shelf}
+
+
 def test_calls_resolve_through_imports(mixed):
     index, _ = mixed
     calls = links(index, "code.calls")
