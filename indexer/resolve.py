@@ -31,8 +31,9 @@ DOCUMENTS = "doc.documents"
 # dotted import naming a package links to its directory's files (`import a.b.*`); Elixir's
 # and OCaml's module names to the files they are spelled from. 4: a JVM package split
 # between source sets (src/main/java, src/test/java) is one package. 5: a name defined
-# in more than MAX_GLOBAL_MATCHES of the files a file sees resolves to none of them.
-RESOLVE_RULES = "5"
+# in more than MAX_GLOBAL_MATCHES of the files a file sees resolves to none of them. 6: a
+# Python import no source root holds finds the one module whose path ends so.
+RESOLVE_RULES = "6"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -223,7 +224,25 @@ class Resolver:
                 found.append(hit)
             if found:
                 return found
-        return []
+        if dots or not module:
+            return []
+        found = [hit for hit in (self._python_anywhere(f"{module}/{name}", exts) for name in names) if hit]
+        if not names or len(found) < len(names):
+            hit = self._python_anywhere(module, exts)
+            found += [hit] if hit else []
+        return found
+
+    def _python_anywhere(self, rel: str, exts) -> str | None:
+        """`acme/store` under no source root: the one module anywhere whose path ends so
+        (a monorepo's libs/acme/src/acme/store.py, the stdlib's Lib/json/__init__.py).
+        A bare name must be a package (`import json` is not tools/json.py); two
+        candidates, no guess."""
+        base = posixpath.basename(rel)
+        hits = [f"{d}/__init__.py" for d in self._directories_named(base)
+                if f"/{d}".endswith(f"/{rel}") and f"{d}/__init__.py" in self.files]
+        if "/" in rel:
+            hits += [p for e in exts for p in self.by_name.get(base + e, ()) if f"/{p}".endswith(f"/{rel}{e}")]
+        return hits[0] if len(hits) == 1 else None
 
     def _relative(self, here: str, target: str, exts) -> list[str]:
         bases = [posixpath.join(here, target)]

@@ -194,6 +194,25 @@ def test_a_swift_module_is_its_target_folder_to_any_depth(tmp_path):
     assert {d for s, d in links(index, "code.imports") if s == "Tests/ShopTests/ShelfTests.swift"} == {shelf}
 
 
+def test_python_imports_find_a_package_under_any_folder(tmp_path):
+    """A monorepo keeps its Python packages in libs/<name>/src/<name>: `acme.store` is
+    the one module whose path ends acme/store.py. `import json` is no module file named
+    json.py, and a name two packages bear is no guess."""
+    files = {
+        "libs/acme/src/acme/__init__.py": "",
+        "libs/acme/src/acme/store.py": "class Shelf:\n    pass\n",
+        "libs/acme/tests/test_store.py": "import json\nfrom acme.store import Shelf\nfrom acme import store\n"
+                                         "import twin\n\ndef test_shelf():\n    assert Shelf and store\n",
+        "tools/json.py": "def dump():\n    pass\n",
+        "a/twin/__init__.py": "",
+        "b/twin/__init__.py": "",
+    }
+    index = RepoIndex(make_repo(tmp_path / "mono", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    test = "libs/acme/tests/test_store.py"
+    assert {d for s, d in links(index, "code.imports") if s == test} == {"libs/acme/src/acme/store.py"}
+
+
 def test_calls_resolve_through_imports(mixed):
     index, _ = mixed
     calls = links(index, "code.calls")
