@@ -256,10 +256,11 @@ class Resolver:
 
     def _node(self, here: str, target: str, exts) -> list[str]:
         """JavaScript and TypeScript: a path (`./util`, `components/Button` under a
-        source root); else `@/lib/x` or `~/lib/x`, lib/x under the nearest folder or its
-        src/ that has it (the alias Next.js, Vite and Nuxt projects configure); else a package of this repository's
-        workspace: `@acme/ui/button` or `ui` is packages/ui (libs/, apps/, ...), its
-        button, src/button, or its index. A package from node_modules is no file here."""
+        source root); else `@/lib/x` or `~/lib/x`, lib/x under the nearest folder or
+        its src/ that has it (the alias Next.js, Vite and Nuxt projects configure); else
+        a package of this repository's workspace: `@acme/ui/button` or `ui` is
+        packages/ui (libs/, apps/, ...), its button, src/button, or its index. A package
+        from node_modules is no file here."""
         found = self._relative(here, target, exts)
         if found or target.startswith("."):
             return found
@@ -277,12 +278,12 @@ class Resolver:
         if target.startswith("@"):
             parts = parts[1:]
         name, sub = parts[0], "/".join(parts[1:])
-        homes = [d for d in self._directories_named(name) if posixpath.basename(posixpath.dirname(d)) in WORKSPACE_FOLDERS]
+        homes = self._directories_named(name, within=WORKSPACE_FOLDERS)
         if len(homes) != 1:
             return []  # none, or two packages of that name: no guess
         home = homes[0]
-        bases = [f"{home}/{sub}", f"{home}/src/{sub}", f"{home}/lib/{sub}"] if sub else [f"{home}/src", home, f"{home}/lib"]
-        for base in bases:
+        places = [sub, f"src/{sub}", f"lib/{sub}"] if sub else ["src", ".", "lib"]
+        for base in (posixpath.normpath(f"{home}/{place}") for place in places):
             hit = self._first(self._with_exts(base, exts))
             if hit:
                 return [hit]
@@ -295,8 +296,7 @@ class Resolver:
         module = target.split(".")[0]
         found = self._modules.get(module)
         if found is None:
-            homes = [d for d in self._directories_named(module)
-                     if posixpath.basename(posixpath.dirname(d)) in SWIFT_TARGET_FOLDERS]
+            homes = self._directories_named(module, within=SWIFT_TARGET_FOLDERS)
             found = self._modules[module] = sorted(
                 f for d in self.by_dir if len(homes) == 1 and (d == homes[0] or d.startswith(homes[0] + "/"))
                 for f in self.by_dir[d] if f.endswith(tuple(exts)))
@@ -380,8 +380,9 @@ class Resolver:
                     return matches[:MAX_PACKAGE_FILES]
         return self._package_directory(rel, exts)
 
-    def _directories_named(self, name: str) -> list[str]:
-        """Every directory whose last name is `name` and that holds files, itself or below."""
+    def _directories_named(self, name: str, within: frozenset[str] | None = None) -> list[str]:
+        """Every directory whose last name is `name` and that holds files, itself or
+        below; `within`: only those whose parent's name is one of these (packages/ui)."""
         if self._dirs_by_name is None:
             every = set()
             for d in self.by_dir:
@@ -391,7 +392,8 @@ class Resolver:
             self._dirs_by_name = defaultdict(list)
             for d in sorted(every):
                 self._dirs_by_name[posixpath.basename(d)].append(d)
-        return self._dirs_by_name.get(name, [])
+        found = self._dirs_by_name.get(name, [])
+        return found if within is None else [d for d in found if posixpath.basename(posixpath.dirname(d)) in within]
 
     def _package_directory(self, rel: str, exts) -> list[str]:
         """A whole package (`import com.acme.store.*`, Scala's `{Shelf, Cart}`, C#'s
