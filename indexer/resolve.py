@@ -187,6 +187,8 @@ class Resolver:
             return self._include(here, target)
         if style == "rust":
             return self._rust(path, target)
+        if style == "php":
+            return self._php(here, target, exts)
         if style == "swift":
             return self._swift(target, exts)
         if style == "node":
@@ -287,6 +289,24 @@ class Resolver:
             hit = self._first(self._with_exts(base, exts))
             if hit:
                 return [hit]
+        return []
+
+    def _php(self, here: str, target: str, exts) -> list[str]:
+        """`require 'x.php'` as a path; `use Slim\\Routing\\Route` as PSR-4 spells a class:
+        the one file ending Slim/Routing/Route.php, or, as composer.json may map a
+        namespace's first name to any folder (`Slim\\Tests\\` to tests/), ending
+        Routing/Route.php, case aside; a class named by its last name alone only under
+        a namespace of one name (`App\\User`, src/User.php). Two candidates, no guess."""
+        if "\\" not in target and not target.isidentifier():
+            return self._relative(here, target, exts)
+        parts = target.strip("\\").split("\\")
+        for ext in exts:
+            named = self.by_name.get(parts[-1] + ext, ())
+            for n in range(len(parts), 0 if len(parts) <= 2 else 1, -1):
+                ending = ("/" + "/".join(parts[-n:]) + ext).lower()
+                matches = [p for p in named if ("/" + p).lower().endswith(ending)]
+                if matches:
+                    return matches if len(matches) == 1 else []
         return []
 
     def _swift(self, target: str, exts) -> list[str]:

@@ -213,6 +213,33 @@ def test_python_imports_find_a_package_under_any_folder(tmp_path):
     assert {d for s, d in links(index, "code.imports") if s == test} == {"libs/acme/src/acme/store.py"}
 
 
+def test_php_use_finds_the_class_file_psr4_names(tmp_path):
+    """`use Slim\\Routing\\Route` is Slim/Routing/Route.php; composer.json maps
+    `Slim\\Tests\\` to tests/, so `Slim\\Tests\\Mocks\\MockAction` is
+    tests/Mocks/MockAction.php; a vendor's class is no file here, and a class of the
+    same namespace (folder) needs no `use`."""
+    files = {
+        "Slim/Routing/Route.php": "<?php\nnamespace Slim\\Routing;\nclass Route { public function run() {} }\n",
+        "Slim/Routing/RouteRunner.php": "<?php\nnamespace Slim\\Routing;\nclass RouteRunner {\n"
+                                        "  public function go(Route $r) { $r->run(); }\n}\n",
+        "tests/Mocks/MockAction.php": "<?php\nnamespace Slim\\Tests\\Mocks;\nclass MockAction {}\n",
+        "tests/Routing/RouteTest.php": "<?php\nnamespace Slim\\Tests\\Routing;\nuse Slim\\Routing\\Route;\n"
+                                       "use Slim\\Tests\\Mocks\\MockAction;\nuse Psr\\Http\\Message\\ResponseInterface;\n"
+                                       "class RouteTest {}\n",
+        "lib/inc.php": "<?php\nrequire 'config.inc';\n",
+        "lib/config.inc": "<?php\n$x = 1;\n",
+    }
+    for i in range(4):
+        files[f"other{i}/Thing.php"] = "<?php\nclass Thing { public function run() {} }\n"
+    index = RepoIndex(make_repo(tmp_path / "slim", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    imports = links(index, "code.imports")
+    assert {d for s, d in imports if s == "tests/Routing/RouteTest.php"} == {
+        "Slim/Routing/Route.php", "tests/Mocks/MockAction.php"}
+    assert ("lib/inc.php", "lib/config.inc") in imports
+    assert ("Slim/Routing/RouteRunner.php#RouteRunner.go", "Slim/Routing/Route.php#Route.run") in links(index, "code.calls")
+
+
 def test_calls_resolve_through_imports(mixed):
     index, _ = mixed
     calls = links(index, "code.calls")
