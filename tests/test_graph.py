@@ -64,6 +64,16 @@ def mixed(tmp_path):
     return index, summary
 
 
+def indexed(tmp_path, files, namesakes=None):
+    """A repository of `files`, indexed; `namesakes`: (path with `{}`, text), four more
+    files defining a name, so that it is too common to resolve repository-wide."""
+    if namesakes:
+        files = {**files, **{namesakes[0].format(i): namesakes[1] for i in range(4)}}
+    index = RepoIndex(make_repo(tmp_path / "repo", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    return index
+
+
 def links(index, rel):
     return {(s, d) for s, d, r in index.store.all_edges() if r == rel}
 
@@ -126,8 +136,7 @@ def test_a_jvm_test_sees_its_package_in_the_main_source_set(tmp_path):
     }
     for i in range(4):
         files[f"shop/src/main/java/com/other/O{i}.java"] = f"package com.other;\nclass O{i} {{ void stock() {{}} }}\n"
-    index = RepoIndex(make_repo(tmp_path / "shop", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     calls = links(index, "code.calls")
     test, subject = "shop/src/test/java/com/acme/ShelfTest.java", "shop/src/main/java/com/acme/Shelf.java"
     assert (f"{test}#ShelfTest.check", f"{subject}#Shelf.stock") in calls
@@ -142,8 +151,7 @@ def test_a_name_defined_all_over_what_a_file_sees_is_not_guessed(tmp_path):
              for i in range(4)}
     files["src/main/java/com/acme/C0.java"] = "package com.acme;\nclass C0 { void close() {} void open() {} }\n"
     files["src/test/java/com/acme/UserTest.java"] = "package com.acme;\nclass UserTest { void use() { close(); open(); } }\n"
-    index = RepoIndex(make_repo(tmp_path / "acme", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     calls = {dst for src, dst in links(index, "code.calls") if src.startswith("src/test/")}
     assert calls == {"src/main/java/com/acme/C0.java#C0.open"}
 
@@ -163,8 +171,7 @@ def test_javascript_aliases_and_workspace_packages_resolve(tmp_path):
         "packages/theme/index.ts": "export const t = 1;\n",
         "libs/theme/index.ts": "export const t = 2;\n",
     }
-    index = RepoIndex(make_repo(tmp_path / "mono", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     imports = {(s, d) for s, d in links(index, "code.imports")}
     layout = "apps/web/src/app/layout.tsx"
     assert ("apps/web/src/app/page.tsx", "apps/web/src/lib/format.ts") in imports
@@ -183,10 +190,7 @@ def test_a_swift_module_is_its_target_folder_to_any_depth(tmp_path):
         "Sources/Shop/Views/Unused.swift": "func unused() {}\n",
         "Tests/ShopTests/ShelfTests.swift": "@testable import Shop\nfunc testStock() {\n    Shelf().stock()\n}\n",
     }
-    for i in range(4):
-        files[f"Sources/Other{i}/O.swift"] = "struct O {\n    func stock() {}\n}\n"
-    index = RepoIndex(make_repo(tmp_path / "shop", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files, namesakes=("Sources/Other{}/O.swift", "struct O {\n    func stock() {}\n}\n"))
     calls = links(index, "code.calls")
     shelf = "Sources/Shop/Model/Shelf.swift"
     assert ("Sources/Shop/Views/ShelfView.swift#show", f"{shelf}#Shelf.stock") in calls
@@ -207,8 +211,7 @@ def test_python_imports_find_a_package_under_any_folder(tmp_path):
         "a/twin/__init__.py": "",
         "b/twin/__init__.py": "",
     }
-    index = RepoIndex(make_repo(tmp_path / "mono", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     test = "libs/acme/tests/test_store.py"
     assert {d for s, d in links(index, "code.imports") if s == test} == {"libs/acme/src/acme/store.py"}
 
@@ -229,10 +232,7 @@ def test_php_use_finds_the_class_file_psr4_names(tmp_path):
         "lib/inc.php": "<?php\nrequire 'config.inc';\n",
         "lib/config.inc": "<?php\n$x = 1;\n",
     }
-    for i in range(4):
-        files[f"other{i}/Thing.php"] = "<?php\nclass Thing { public function run() {} }\n"
-    index = RepoIndex(make_repo(tmp_path / "slim", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files, namesakes=("other{}/Thing.php", "<?php\nclass Thing { public function run() {} }\n"))
     imports = links(index, "code.imports")
     assert {d for s, d in imports if s == "tests/Routing/RouteTest.php"} == {
         "Slim/Routing/Route.php", "tests/Mocks/MockAction.php"}
@@ -376,8 +376,7 @@ def test_a_very_common_term_only_reweighs_files_rarer_terms_found(tmp_path, monk
 
     files = {f"m{i}.py": f"def handler_{i}():\n    return data\n" for i in range(30)}
     files["target.py"] = "def retry_budget():\n    return data\n"
-    index = RepoIndex(make_repo(tmp_path / "r", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     everything = ranking.lexical(index, "retry data")
     monkeypatch.setattr(ranking, "COMMON_POSTINGS", 5)  # `data` (31 nodes) is now "very common"
     pruned = ranking.lexical(index, "retry data")
@@ -418,8 +417,7 @@ def test_a_name_spelled_with_its_namespace_finds_its_definition(tmp_path):
         "pkg/packing.py": "def pack(frames):\n    return frames\n",
         "other/pack.py": "def pack(x):\n    return x\n",
     }
-    index = RepoIndex(make_repo(tmp_path / "ns", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     ids = lambda name: [n.id for n in index.store.find_by_name(name)]  # noqa: E731
     assert ranking._code_names("Update docblocks in \\Slim\\Http\\Headers") == ["Slim.Http.Headers"]
     assert ids("Slim.Http.Headers") == ["Slim/Http/Headers.php#Headers"]
@@ -441,8 +439,7 @@ def test_a_symbol_named_as_type_dot_member_leads(tmp_path, monkeypatch):
                   '    return "fix edge case header line parse"\n')
     files = {f"{c}.py": distractor.format(n=c) for c in "bcd"}
     files["z.py"] = "class Parser:\n    def parse_header_line(self, x):\n        return x\n"
-    index = RepoIndex(make_repo(tmp_path / "mention", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     target = "z.py#Parser.parse_header_line"
     qualified = "fix the edge case in Parser.parse_header_line"
     assert ranking._code_names(qualified) == ["Parser.parse_header_line"]
@@ -542,8 +539,7 @@ def test_g3_a_file_and_its_test_are_related_both_ways(tmp_path, source, test):
     from repo_graph.ranking import related_files
 
     files = {source: "x = 1\n", test: "y = 2\n", "other/unrelated.py": "z = 3\n", "other/auth_notes.py": "w = 4\n"}
-    index = RepoIndex(make_repo(tmp_path / "pair", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     assert max(related_files(index, {source}, by_place=False).items(), key=lambda kv: kv[1])[0] == test
     assert max(related_files(index, {test}, by_place=False).items(), key=lambda kv: kv[1])[0] == source
     index.close()
@@ -558,8 +554,7 @@ def test_g3_a_namesake_in_another_directory_is_related_unless_the_name_is_everyw
              "render/json.go": "package render\n", "lib/app.js": "x = 1\n",
              "src/queue.c": "int push(void) { return 0; }\n", "include/queue.h": "int push(void);\n"}
     files.update({f"examples/e{i}/index.js": "y = 2\n" for i in range(MAX_NAMESAKES + 2)})
-    index = RepoIndex(make_repo(tmp_path / "names", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     related = related_files(index, {"binding/yaml.go"})
     assert related["render/yaml.go"] == 1.0
     assert "render/json.go" not in related
@@ -727,8 +722,7 @@ def test_the_prior_is_pagerank_over_the_links_scaled_to_0_1(tmp_path):
              "pkg/direct.py": "from .core import helper\n\ndef direct():\n    return helper()\n"}
     for i in range(4):  # three levels, so the scaled values depend on the damping, not only on the order
         files[f"pkg/user{i}.py"] = f"from .mid import wrap\n\ndef use{i}():\n    return wrap() + {i}\n"
-    index = RepoIndex(make_repo(tmp_path / "repo", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     prior = index.graph.prior()
     edges = index.store.db.execute(
         "SELECT src, dst FROM links WHERE rel IN ('code.calls','code.references','code.imports','doc.documents')"
@@ -755,8 +749,7 @@ def test_g3_the_anchors_walk_is_personalized_pagerank_over_their_neighbourhood(t
              # helper, wrap and both call round a triangle: a walk on a graph with no odd
              # cycle would swing between its two sides and not settle in 50 steps
              "pkg/both.py": "from .core import helper\nfrom .mid import wrap\n\ndef both():\n    return helper() + wrap()\n"}
-    index = RepoIndex(make_repo(tmp_path / "repo", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     seeds = {"pkg/mid.py": 1.0, "pkg/use.py#use": 0.3}
     around = index.graph.hops(seeds, max_hops=2)
     walked = index.graph.neighbourhood(seeds, around)
@@ -807,8 +800,7 @@ def test_g3_the_anchors_walk_reaches_a_hub_but_not_everyone_who_uses_it(tmp_path
              "pkg/open.py": "from .common import shared\nfrom .rare import once\n\ndef mine():\n    return shared() + once()\n",
              "pkg/rare.py": "def once():\n    return 2\n",
              "pkg/other.py": "from .rare import once\n\ndef also():\n    return once()\n", **users}
-    index = RepoIndex(make_repo(tmp_path / "repo", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     every = index.graph.hops({"pkg/open.py"}, max_hops=2)
     capped = index.graph.hops({"pkg/open.py"}, max_hops=2, hub_links=3)
     assert every["pkg/common.py"] == capped["pkg/common.py"] == 1
@@ -849,8 +841,7 @@ def test_a_scope_names_where_the_change_lives(tmp_path, monkeypatch):
         "crates/searcher/src/color.py": body.format(extra="parsing spec: fix the color spec parsing; parse the color spec "),
         "crates/cli/src/args.py": "def args(argv):\n    return argv\n",
     }
-    index = RepoIndex(make_repo(tmp_path / "scope", files), cache_dir=tmp_path / "cache")
-    index.refresh()
+    index = indexed(tmp_path, files)
     top = lambda text, seeds=(): ranking.rank(index, text, set(seeds))[0].node.path  # noqa: E731
     assert top("printer: fix color spec parsing") == "crates/printer/src/color.py"
     assert top("fix color spec parsing") == "crates/searcher/src/color.py"
