@@ -243,7 +243,7 @@ class Resolver:
         hits = [f"{d}/__init__.py" for d in self._directories_named(base)
                 if f"/{d}".endswith(f"/{rel}") and f"{d}/__init__.py" in self.files]
         if "/" in rel:
-            hits += [p for e in exts for p in self.by_name.get(base + e, ()) if f"/{p}".endswith(f"/{rel}{e}")]
+            hits += [p for e in exts for p in self._files_ending(rel + e)]
         return hits[0] if len(hits) == 1 else None
 
     def _relative(self, here: str, target: str, exts) -> list[str]:
@@ -332,8 +332,7 @@ class Resolver:
         if not target.startswith("package:"):
             return self._relative(here, target, exts)
         name, _, rest = target[len("package:"):].partition("/")
-        suffix = f"/{name}/lib/{rest}"
-        found = sorted((p for p in self.by_name.get(posixpath.basename(rest), ()) if f"/{p}".endswith(suffix)), key=len)
+        found = sorted(self._files_ending(f"{name}/lib/{rest}"), key=len)
         hit = found[0] if found else self._first([f"lib/{rest}"])
         return [hit] if hit else []
 
@@ -359,8 +358,7 @@ class Resolver:
         hit = self._first([posixpath.join(r, target) for r in SOURCE_ROOTS])
         if hit:
             return [hit]
-        suffix = "/" + target
-        matches = [p for p in self.by_name.get(posixpath.basename(target), ()) if ("/" + p).endswith(suffix)]
+        matches = self._files_ending(target)
         return matches if len(matches) == 1 else []
 
     def _rust(self, path: str, target: str) -> list[str]:
@@ -394,11 +392,14 @@ class Resolver:
         for n in range(len(parts), 0, -1):  # `a.b.C` or `a.b.C.member`
             suffix = "/".join(parts[:n])
             for ext in exts:
-                name = posixpath.basename(suffix) + ext
-                matches = [p for p in self.by_name.get(name, ()) if ("/" + p).endswith("/" + suffix + ext)]
+                matches = self._files_ending(suffix + ext)
                 if matches:
                     return matches[:MAX_PACKAGE_FILES]
         return self._package_directory(rel, exts)
+
+    def _files_ending(self, ending: str) -> list[str]:
+        """The files whose path ends with `ending` (`acme/store.py`), whole names only."""
+        return [p for p in self.by_name.get(posixpath.basename(ending), ()) if f"/{p}".endswith(f"/{ending}")]
 
     def _directories_named(self, name: str, within: frozenset[str] | None = None) -> list[str]:
         """Every directory whose last name is `name` and that holds files, itself or
