@@ -32,8 +32,9 @@ DOCUMENTS = "doc.documents"
 # and OCaml's module names to the files they are spelled from. 4: a JVM package split
 # between source sets (src/main/java, src/test/java) is one package. 5: a name defined
 # in more than MAX_GLOBAL_MATCHES of the files a file sees resolves to none of them. 6: a
-# Python import no source root holds finds the one module whose path ends so.
-RESOLVE_RULES = "6"
+# Python import no source root holds finds the one module whose path ends so. 7: a
+# folder's dots spell a package too (C#'s Src/Acme.Store for `using Acme.Store`).
+RESOLVE_RULES = "7"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -131,6 +132,7 @@ class Resolver:
         self.symbols: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
         self.qualified: dict[str, list[str]] = defaultdict(list)  # Class.method -> paths
         self._includes: dict[str, list[str]] = {}  # include target -> files, wherever it is included from
+        self._dotted_dirs: dict[str, list[str]] = defaultdict(list)  # Acme.Store's last part -> such folders
         self._dirs_by_name: dict[str, list[str]] | None = None  # a directory's last name -> directories
         if every_symbol:
             self._load(store.symbol_names())
@@ -413,15 +415,20 @@ class Resolver:
             self._dirs_by_name = defaultdict(list)
             for d in sorted(every):
                 self._dirs_by_name[posixpath.basename(d)].append(d)
+                if "." in posixpath.basename(d):  # a C# project's folder: Src/Acme.Store
+                    self._dotted_dirs[posixpath.basename(d).rpartition(".")[2]].append(d)
         found = self._dirs_by_name.get(name, [])
         return found if within is None else [d for d in found if posixpath.basename(posixpath.dirname(d)) in within]
 
     def _package_directory(self, rel: str, exts) -> list[str]:
         """A whole package (`import com.acme.store.*`, Scala's `{Shelf, Cart}`, C#'s
         `using Acme.Store`): the files of the directories the path spells, under any
-        source root, as a Go import is."""
+        source root, as a Go import is; a folder's dots spell too (C#'s Src/Acme.Store/Linq
+        for `using Acme.Store.Linq`)."""
         exts = tuple(exts)
-        files = sorted(f for d in self._directories_named(posixpath.basename(rel)) if d == rel or d.endswith("/" + rel)
+        name = posixpath.basename(rel)
+        homes = self._directories_named(name) + self._dotted_dirs.get(name, [])  # after _directories_named built it
+        files = sorted(f for d in homes if d == rel or f"/{d}".replace(".", "/").endswith(f"/{rel}")
                        for f in self.by_dir.get(d, ()) if f.endswith(exts))  # main and test roots alike
         return files[:MAX_PACKAGE_FILES]
 

@@ -240,6 +240,23 @@ def test_php_use_finds_the_class_file_psr4_names(tmp_path):
     assert ("Slim/Routing/RouteRunner.php#RouteRunner.go", "Slim/Routing/Route.php#Route.run") in links(index, "code.calls")
 
 
+def test_a_csharp_using_finds_the_folder_its_namespace_names(tmp_path):
+    """A C# project's folder is named for its root namespace, dots and all:
+    `using Acme.Store.Linq` is Src/Acme.Store/Linq; a class of the folder's own
+    namespace needs no `using`."""
+    files = {
+        "Src/Acme.Store/Linq/Token.cs": "namespace Acme.Store.Linq {\n  public class Token { public void Parse() {} }\n}\n",
+        "Src/Acme.Store/Reader.cs": "using Acme.Store.Linq;\nnamespace Acme.Store {\n"
+                                    "  class Reader { void Read(Token t) { t.Parse(); } public void Close() {} }\n}\n",
+        "Src/Acme.Store/Writer.cs": "namespace Acme.Store {\n  class Writer { void Done(Reader r) { r.Close(); } }\n}\n",
+    }
+    index = indexed(tmp_path, files, namesakes=("Other{}/O.cs", "class O { public void Close() {} public void Parse() {} }\n"))
+    assert ("Src/Acme.Store/Reader.cs", "Src/Acme.Store/Linq/Token.cs") in links(index, "code.imports")
+    calls = links(index, "code.calls")
+    assert ("Src/Acme.Store/Reader.cs#Acme.Store.Reader.Read", "Src/Acme.Store/Linq/Token.cs#Acme.Store.Linq.Token.Parse") in calls
+    assert ("Src/Acme.Store/Writer.cs#Acme.Store.Writer.Done", "Src/Acme.Store/Reader.cs#Acme.Store.Reader.Close") in calls
+
+
 def test_calls_resolve_through_imports(mixed):
     index, _ = mixed
     calls = links(index, "code.calls")
