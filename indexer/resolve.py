@@ -132,8 +132,9 @@ class Resolver:
         self.symbols: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
         self.qualified: dict[str, list[str]] = defaultdict(list)  # Class.method -> paths
         self._includes: dict[str, list[str]] = {}  # include target -> files, wherever it is included from
-        self._dotted_dirs: dict[str, list[str]] = defaultdict(list)  # Acme.Store's last part -> such folders
-        self._dirs_by_name: dict[str, list[str]] | None = None  # a directory's last name -> directories
+        # A directory's last name -> directories; and a dotted folder's (Acme.Store) last part -> such folders.
+        self._dirs_by_name: dict[str, list[str]] | None = None
+        self._dotted_dirs: dict[str, list[str]] = {}
         if every_symbol:
             self._load(store.symbol_names())
 
@@ -248,15 +249,19 @@ class Resolver:
             hits += [p for e in exts for p in self._files_ending(rel + e)]
         return hits[0] if len(hits) == 1 else None
 
-    def _relative(self, here: str, target: str, exts) -> list[str]:
-        bases = [posixpath.join(here, target)]
-        if not target.startswith("."):
-            bases += [posixpath.join(r, target) for r in SOURCE_ROOTS]
+    def _first_module(self, bases, exts) -> list[str]:
+        """The first of `bases` that is a file, with an extension or as a folder's index."""
         for base in bases:
             hit = self._first(self._with_exts(base, exts))
             if hit:
                 return [hit]
         return []
+
+    def _relative(self, here: str, target: str, exts) -> list[str]:
+        bases = [posixpath.join(here, target)]
+        if not target.startswith("."):
+            bases += [posixpath.join(r, target) for r in SOURCE_ROOTS]
+        return self._first_module(bases, exts)
 
     def _node(self, here: str, target: str, exts) -> list[str]:
         """JavaScript and TypeScript: a path (`./util`, `components/Button` under a
@@ -271,12 +276,9 @@ class Resolver:
         if target.startswith(("@/", "~/")):  # the nearest folder (or its src/) that has the path
             rest, folder = target[2:], here
             while True:
-                for base in (posixpath.join(folder, "src", rest), posixpath.join(folder, rest)):
-                    hit = self._first(self._with_exts(base, exts))
-                    if hit:
-                        return [hit]
-                if not folder:
-                    return []
+                found = self._first_module([posixpath.join(folder, "src", rest), posixpath.join(folder, rest)], exts)
+                if found or not folder:
+                    return found
                 folder = posixpath.dirname(folder)
         parts = target.split("/")
         if target.startswith("@"):
@@ -285,13 +287,8 @@ class Resolver:
         homes = self._directories_named(name, within=WORKSPACE_FOLDERS)
         if len(homes) != 1:
             return []  # none, or two packages of that name: no guess
-        home = homes[0]
         places = [sub, f"src/{sub}", f"lib/{sub}"] if sub else ["src", ".", "lib"]
-        for base in (posixpath.normpath(f"{home}/{place}") for place in places):
-            hit = self._first(self._with_exts(base, exts))
-            if hit:
-                return [hit]
-        return []
+        return self._first_module([posixpath.normpath(f"{homes[0]}/{place}") for place in places], exts)
 
     def _php(self, here: str, target: str, exts) -> list[str]:
         """`require 'x.php'` as a path; `use Slim\\Routing\\Route` as PSR-4 spells a class:
@@ -319,8 +316,9 @@ class Resolver:
         found = self._modules.get(module)
         if found is None:
             homes = self._directories_named(module, within=SWIFT_TARGET_FOLDERS)
-            found = self._modules[module] = sorted(
-                f for d in self.by_dir if len(homes) == 1 and (d == homes[0] or d.startswith(homes[0] + "/"))
+            home = homes[0] if len(homes) == 1 else None
+            found = self._modules[module] = [] if home is None else sorted(
+                f for d in self.by_dir if d == home or d.startswith(home + "/")
                 for f in self.by_dir[d] if f.endswith(tuple(exts)))
         return found or self._dotted(target, exts)
 
@@ -403,21 +401,28 @@ class Resolver:
         """The files whose path ends with `ending` (`acme/store.py`), whole names only."""
         return [p for p in self.by_name.get(posixpath.basename(ending), ()) if f"/{p}".endswith(f"/{ending}")]
 
-    def _directories_named(self, name: str, within: frozenset[str] | None = None) -> list[str]:
+    def _index_directories(self) -> None:
+        """Every directory that holds files, itself or below, by its last name, once."""
+        every = set()
+        for d in self.by_dir:
+            while d and d not in every:
+                every.add(d)
+                d = posixpath.dirname(d)
+        self._dirs_by_name, dotted = defaultdict(list), defaultdict(list)
+        for d in sorted(every):
+            name = posixpath.basename(d)
+            self._dirs_by_name[name].append(d)
+            if "." in name:  # a C# project's folder: Src/Acme.Store
+                dotted[name.rpartition(".")[2]].append(d)
+        self._dotted_dirs = dotted
+
+    def _directories_named(self, name: str, within: frozenset[str] | None = None, *, dotted: bool = False) -> list[str]:
         """Every directory whose last name is `name` and that holds files, itself or
-        below; `within`: only those whose parent's name is one of these (packages/ui)."""
+        below; `within`: only those whose parent's name is one of these (packages/ui);
+        `dotted`: a folder whose name ends `.name` too (Src/Acme.Store for `Store`)."""
         if self._dirs_by_name is None:
-            every = set()
-            for d in self.by_dir:
-                while d and d not in every:
-                    every.add(d)
-                    d = posixpath.dirname(d)
-            self._dirs_by_name = defaultdict(list)
-            for d in sorted(every):
-                self._dirs_by_name[posixpath.basename(d)].append(d)
-                if "." in posixpath.basename(d):  # a C# project's folder: Src/Acme.Store
-                    self._dotted_dirs[posixpath.basename(d).rpartition(".")[2]].append(d)
-        found = self._dirs_by_name.get(name, [])
+            self._index_directories()
+        found = self._dirs_by_name.get(name, []) + (self._dotted_dirs.get(name, []) if dotted else [])
         return found if within is None else [d for d in found if posixpath.basename(posixpath.dirname(d)) in within]
 
     def _package_directory(self, rel: str, exts) -> list[str]:
@@ -426,10 +431,9 @@ class Resolver:
         source root, as a Go import is; a folder's dots spell too (C#'s Src/Acme.Store/Linq
         for `using Acme.Store.Linq`)."""
         exts = tuple(exts)
-        name = posixpath.basename(rel)
-        homes = self._directories_named(name) + self._dotted_dirs.get(name, [])  # after _directories_named built it
-        files = sorted(f for d in homes if d == rel or f"/{d}".replace(".", "/").endswith(f"/{rel}")
-                       for f in self.by_dir.get(d, ()) if f.endswith(exts))  # main and test roots alike
+        homes = [d for d in self._directories_named(posixpath.basename(rel), dotted=True)
+                 if d == rel or f"/{d}".replace(".", "/").endswith(f"/{rel}")]
+        files = sorted(f for d in homes for f in self.by_dir.get(d, ()) if f.endswith(exts))  # main and test roots alike
         return files[:MAX_PACKAGE_FILES]
 
     # -- uses -----------------------------------------------------------------
