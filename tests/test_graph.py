@@ -343,9 +343,9 @@ def test_g4_what_the_open_file_imports_is_sent_and_anchored(provider_factory, tm
 
 def test_g4_an_anchored_neighbour_the_question_does_not_touch_is_not_sent(provider_factory, tmp_path):
     """Anchored frames outrank the rest (G4), so one that only sits next to the open
-    file must also match the question when the question matches anything
-    (ANCHORED_NEIGHBOUR_MATCH): `format_bytes`, imported by the open file, would
-    otherwise come before the retry policy the question is about."""
+    file must also be worth its place when the question matches anything
+    (NEIGHBOUR_BAR): `format_bytes`, imported by the open file, would otherwise come
+    before the retry policy the question is about."""
     repo = make_repo(tmp_path / "repo", {
         "app/__init__.py": "",
         "app/open.py": "from app.util import format_bytes\nfrom app.retry import backoff\n\n"
@@ -368,6 +368,34 @@ def test_g4_an_anchored_neighbour_the_question_does_not_touch_is_not_sent(provid
     # A question that matches nothing: the open file's neighbours are all there is to go by.
     frames = p.query(goal="zzz", anchors=[target], kinds=["symbol"], max_frames=30)["result"]["frames"]
     assert "app/util.py#format_bytes" in [f["id"] for f in frames]
+
+
+def test_g4_a_neighbour_the_score_puts_below_a_frame_outside_the_tier_is_not_sent(provider_factory, tmp_path):
+    """`format_bytes` (imported by the open file) does match the question, through its
+    docstring, but the fused score puts it below `retry_policy_attempts`, which is no
+    neighbour; sent, G4 would rank it above that better frame (NEIGHBOUR_BAR)."""
+    repo = make_repo(tmp_path / "repo", {
+        "app/__init__.py": "",
+        "app/open.py": "from app.util import format_bytes\nfrom app.retry import backoff\n\n"
+                       "def download(url):\n    return format_bytes(backoff(url))\n",
+        "app/util.py": "def format_bytes(n):\n    \"\"\"Bytes as text, for the retry policy log.\"\"\"\n    return str(n)\n",
+        "app/retry.py": "def backoff(n):\n    \"\"\"Wait longer after each failed attempt: the retry policy.\"\"\"\n    return n\n",
+        "app/policy.py": "def retry_policy_attempts(attempts):\n"
+                         "    \"\"\"How many attempts the retry policy makes before it gives up.\"\"\"\n    return attempts\n",
+    })
+    p = provider_factory(repo)
+    p.handshake()
+    target = (repo / "app/open.py").as_uri()
+    frames = p.query(goal="retry policy attempts", anchors=[target], kinds=["symbol"], max_frames=30,
+                     max_tokens=20000)["result"]["frames"]
+    ids = [f["id"] for f in frames]
+    assert "app/util.py#format_bytes" not in ids
+    assert ids.index("app/retry.py#backoff") < ids.index("app/policy.py#retry_policy_attempts")
+    anchored = [f["uri"] == target or any(r["target_uri"] == target for r in f["relations"]) for f in frames]
+    assert anchored[0] and anchored == sorted(anchored, reverse=True)
+    # Asked for by name, it is the best match and sent.
+    frames = p.query(goal="format bytes", anchors=[target], kinds=["symbol"], max_frames=30)["result"]["frames"]
+    assert frames[0]["id"] == "app/util.py#format_bytes"
 
 
 def test_incremental_resolution_gives_the_links_a_full_index_gives(mixed, tmp_path):
