@@ -341,44 +341,19 @@ def test_g4_what_the_open_file_imports_is_sent_and_anchored(provider_factory, tm
                for f in frames[: frames.index(helper)])
 
 
-def test_g4_an_anchored_neighbour_the_question_does_not_touch_is_not_sent(provider_factory, tmp_path):
-    """Anchored frames outrank the rest (G4), so one that only sits next to the open
-    file must also be worth its place when the question matches anything
-    (NEIGHBOUR_BAR): `format_bytes`, imported by the open file, would otherwise come
-    before the retry policy the question is about."""
+def test_g4_an_anchored_neighbour_is_sent_only_when_it_earns_its_place(provider_factory, tmp_path):
+    """Anchored frames outrank the rest (G4), so a neighbour in another file is sent
+    only when it is worth that place. For a change, the fused score must put it at
+    least as high as the best frame outside the tier (NEIGHBOUR_BAR): `format_bytes`,
+    imported by the open file, matches through its docstring but less than
+    `retry_policy_attempts`, no neighbour. For a question, it must match
+    (ANCHORED_NEIGHBOUR_MATCH): `now` matches nothing."""
     repo = make_repo(tmp_path / "repo", {
         "app/__init__.py": "",
-        "app/open.py": "from app.util import format_bytes\nfrom app.retry import backoff\n\n"
-                       "def download(url):\n    return format_bytes(backoff(url))\n",
-        "app/util.py": "def format_bytes(n):\n    return str(n)\n",
-        "app/retry.py": "def backoff(n):\n    \"\"\"Wait longer after each failed attempt: the retry policy.\"\"\"\n    return n\n",
-        "lib/policy.py": "def retry_policy_attempts(attempts):\n    \"\"\"How many attempts the retry policy makes.\"\"\"\n"
-                         "    return attempts\n",
-    })
-    p = provider_factory(repo)
-    p.handshake()
-    target = (repo / "app/open.py").as_uri()
-    frames = p.query(goal="retry policy attempts", anchors=[target], kinds=["symbol"], max_frames=30,
-                     max_tokens=20000)["result"]["frames"]
-    ids = [f["id"] for f in frames]
-    assert "app/util.py#format_bytes" not in ids
-    assert ids.index("app/retry.py#backoff") < ids.index("lib/policy.py#retry_policy_attempts")
-    anchored = [f["uri"] == target or any(r["target_uri"] == target for r in f["relations"]) for f in frames]
-    assert anchored[0] and anchored == sorted(anchored, reverse=True)
-    # A question that matches nothing: the open file's neighbours are all there is to go by.
-    frames = p.query(goal="zzz", anchors=[target], kinds=["symbol"], max_frames=30)["result"]["frames"]
-    assert "app/util.py#format_bytes" in [f["id"] for f in frames]
-
-
-def test_g4_a_neighbour_the_score_puts_below_a_frame_outside_the_tier_is_not_sent(provider_factory, tmp_path):
-    """`format_bytes` (imported by the open file) does match the question, through its
-    docstring, but the fused score puts it below `retry_policy_attempts`, which is no
-    neighbour; sent, G4 would rank it above that better frame (NEIGHBOUR_BAR)."""
-    repo = make_repo(tmp_path / "repo", {
-        "app/__init__.py": "",
-        "app/open.py": "from app.util import format_bytes\nfrom app.retry import backoff\n\n"
-                       "def download(url):\n    return format_bytes(backoff(url))\n",
-        "app/util.py": "def format_bytes(n):\n    \"\"\"Bytes as text, for the retry policy log.\"\"\"\n    return str(n)\n",
+        "app/open.py": "from app.util import format_bytes\nfrom app.retry import backoff\nfrom app.clock import now\n\n"
+                       "def download(url):\n    return format_bytes(backoff(url), now())\n",
+        "app/util.py": "def format_bytes(n, at):\n    \"\"\"Bytes as text, for the retry policy log.\"\"\"\n    return str(n)\n",
+        "app/clock.py": "def now():\n    return 0\n",
         "app/retry.py": "def backoff(n):\n    \"\"\"Wait longer after each failed attempt: the retry policy.\"\"\"\n    return n\n",
         "app/policy.py": "def retry_policy_attempts(attempts):\n"
                          "    \"\"\"How many attempts the retry policy makes before it gives up.\"\"\"\n    return attempts\n",
@@ -386,17 +361,22 @@ def test_g4_a_neighbour_the_score_puts_below_a_frame_outside_the_tier_is_not_sen
     p = provider_factory(repo)
     p.handshake()
     target = (repo / "app/open.py").as_uri()
-    frames = p.query(goal="retry policy attempts", anchors=[target], kinds=["symbol"], max_frames=30,
-                     max_tokens=20000)["result"]["frames"]
-    ids = [f["id"] for f in frames]
-    assert "app/util.py#format_bytes" not in ids
-    assert ids.index("app/retry.py#backoff") < ids.index("app/policy.py#retry_policy_attempts")
-    anchored = [f["uri"] == target or any(r["target_uri"] == target for r in f["relations"]) for f in frames]
-    assert anchored[0] and anchored == sorted(anchored, reverse=True)
-    # Asked for by name, it is the best match and sent.
+    for goal in ("retry policy attempts", "how many attempts does the retry policy make?"):
+        frames = p.query(goal=goal, anchors=[target], kinds=["symbol"], max_frames=30,
+                         max_tokens=20000)["result"]["frames"]
+        ids = [f["id"] for f in frames]
+        assert "app/clock.py#now" not in ids, goal
+        assert ids.index("app/retry.py#backoff") < ids.index("app/policy.py#retry_policy_attempts"), goal
+        anchored = [f["uri"] == target or any(r["target_uri"] == target for r in f["relations"]) for f in frames]
+        assert anchored[0] and anchored == sorted(anchored, reverse=True), goal
+        if goal == "retry policy attempts":
+            assert "app/util.py#format_bytes" not in ids
+    # Asked for by name, it is the best match; for a question that matches nothing, the
+    # open file's neighbours are all there is to go by.
     frames = p.query(goal="format bytes", anchors=[target], kinds=["symbol"], max_frames=30)["result"]["frames"]
     assert frames[0]["id"] == "app/util.py#format_bytes"
-
+    frames = p.query(goal="zzz", anchors=[target], kinds=["symbol"], max_frames=30)["result"]["frames"]
+    assert {"app/util.py#format_bytes", "app/clock.py#now"} <= {f["id"] for f in frames}
 
 def test_incremental_resolution_gives_the_links_a_full_index_gives(mixed, tmp_path):
     """An update resolves names through the store, one name at a time (no whole
