@@ -33,8 +33,9 @@ DOCUMENTS = "doc.documents"
 # between source sets (src/main/java, src/test/java) is one package. 5: a name defined
 # in more than MAX_GLOBAL_MATCHES of the files a file sees resolves to none of them. 6: a
 # Python import no source root holds finds the one module whose path ends so. 7: a
-# folder's dots spell a package too (C#'s Src/Acme.Store for `using Acme.Store`).
-RESOLVE_RULES = "7"
+# folder's dots spell a package too (C#'s Src/Acme.Store for `using Acme.Store`). 8:
+# Elixir's `alias A.{B, C}` imports A.B and A.C.
+RESOLVE_RULES = "8"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -62,6 +63,10 @@ _HUMPS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 def _snake(name: str) -> str:
     """`HTTPClient` -> `http_client`, `MyApp` -> `my_app`: Elixir's file for a module name."""
     return _HUMPS.sub("_", name).lower()
+
+
+def _snake_dotted(module: str) -> str:
+    return ".".join(map(_snake, module.split(".")))
 
 
 def _package_path(directory: str, scope: str) -> str:
@@ -201,11 +206,17 @@ class Resolver:
         if style == "dotted":
             return self._dotted(target, exts)
         if style == "snake_modules":  # Elixir: MyApp.HTTPClient lives in my_app/http_client.ex
-            return self._dotted(".".join(map(_snake, target.split("."))), exts)
+            return self._snake_modules(target, names.split(), exts)
         if style == "file_modules":  # OCaml: module Foo_bar (and Foo_bar.Inner) is foo_bar.ml
             first = target.split(".", 1)[0]
             return self._dotted(first[:1].lower() + first[1:], exts)
         return self._relative(here, target, exts)
+
+    def _snake_modules(self, target: str, names: list[str], exts) -> list[str]:
+        """Elixir: `MyApp.HTTPClient` is my_app/http_client.ex; `alias MyApp.{A, B}` is
+        each of my_app/a.ex and my_app/b.ex, else the prefix's own file."""
+        found = [hit for name in names for hit in self._dotted(_snake_dotted(f"{target}.{name}"), exts)]
+        return found or self._dotted(_snake_dotted(target), exts)
 
     def _python(self, here: str, target: str, names: list[str], exts) -> list[str]:
         dots = len(target) - len(target.lstrip("."))

@@ -52,6 +52,10 @@ MIXED = {
     "swift/Sources/App/Greeter.swift": "func salute() {}\n",
     "ex/lib/app.ex": "defmodule App do\n  alias App.Greeter\n  def run, do: Greeter.welcome()\nend\n",
     "ex/lib/app/greeter.ex": "defmodule App.Greeter do\n  def welcome, do: :ok\nend\n",
+    "ex/lib/app/router.ex": "defmodule App.Router do\n  alias App.Router.{Route, Scope}\n"
+                            "  def build, do: Route.new(Scope.root())\nend\n",
+    "ex/lib/app/router/route.ex": "defmodule App.Router.Route do\n  def new(scope), do: scope\nend\n",
+    "ex/lib/app/router/scope.ex": "defmodule App.Router.Scope do\n  def root, do: :root\nend\n",
     "docs/guide.md": "# Guide\n\nCall `helper` from [the app](../pkg/a.py). See `Store`.\n",
 }
 
@@ -115,6 +119,8 @@ def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
         ("dart/test/util_test.dart", "dart/lib/util.dart"),  # package:dart/ is the package named dart's lib/
         ("dart/test/util_test.dart", "dart/lib/dart.dart"),
         ("ex/lib/app.ex", "ex/lib/app/greeter.ex"),  # Elixir: App.Greeter is app/greeter.ex
+        ("ex/lib/app/router.ex", "ex/lib/app/router/route.ex"),  # alias App.Router.{Route, Scope}
+        ("ex/lib/app/router.ex", "ex/lib/app/router/scope.ex"),
         ("ml/main.ml", "ml/util.ml"),  # OCaml: `open Util` is util.ml
         ("java/com/acme/Wild.java", "java/com/acme/store/Store.java"),  # a package: its directory's files
         ("scala/com/acme/Cart.scala", "scala/com/acme/store/Shelf.scala"),  # selectors: the package
