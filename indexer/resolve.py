@@ -34,8 +34,9 @@ DOCUMENTS = "doc.documents"
 # in more than MAX_GLOBAL_MATCHES of the files a file sees resolves to none of them. 6: a
 # Python import no source root holds finds the one module whose path ends so. 7: a
 # folder's dots spell a package too (C#'s Src/Acme.Store for `using Acme.Store`). 8:
-# Elixir's `alias A.{B, C}` imports A.B and A.C.
-RESOLVE_RULES = "8"
+# Elixir's `alias A.{B, C}` imports A.B and A.C. 9: each path of a Rust use tree
+# (`crate::{a::B, c::D}`) is one import, and another crate of the workspace is found.
+RESOLVE_RULES = "9"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -67,6 +68,36 @@ def _snake(name: str) -> str:
 
 def _snake_dotted(module: str) -> str:
     return ".".join(map(_snake, module.split(".")))
+
+
+def use_tree_paths(tree: str) -> list[list[str]]:
+    """A Rust use tree as the paths it names: `crate::{a::B, c::{D, self}, E as F}` is
+    [crate, a, B], [crate, c, D], [crate, c], [crate, E]."""
+    paths: list[list[str]] = []
+
+    def walk(text: str, prefix: list[str]) -> None:
+        text = text.strip()
+        brace = text.find("{")
+        if brace < 0:
+            words = [w.strip() for w in text.split(" as ")[0].split("::") if w.strip()]
+            if prefix and words == ["self"]:  # `a::{self, B}`: a itself
+                words = []
+            if prefix + words:
+                paths.append(prefix + words)
+            return
+        head = [w.strip() for w in text[:brace].split("::") if w.strip()]
+        depth, part = 0, []
+        for ch in text[brace + 1 : text.rfind("}")] + ",":
+            if ch == "," and depth == 0:
+                if "".join(part).strip():
+                    walk("".join(part), prefix + head)
+                part = []
+                continue
+            depth += (ch == "{") - (ch == "}")
+            part.append(ch)
+
+    walk(tree, [])
+    return paths
 
 
 def _package_path(directory: str, scope: str) -> str:
@@ -179,6 +210,15 @@ class Resolver:
         if ext in COMPILED_FROM and ".ts" in exts:  # TypeScript's ESM imports name the output
             found += [stem + source for source in COMPILED_FROM[ext]]
         return found
+
+    def _imports_in(self, path: str, statement: str) -> list[str]:
+        """The imports one statement makes: each path of a Rust use tree
+        (`crate::{a::B, c::D}`) is its own, as explicit as `use crate::a::B;` (not a
+        package, whose files count only as far as they are used)."""
+        spec = self.registry.languages.get(self.files.get(path) or "")
+        if spec is not None and spec.import_style == "rust" and "{" in statement:
+            return ["::".join(words) for words in use_tree_paths(statement)]
+        return [statement]
 
     def import_targets(self, path: str, target: str, names: str) -> list[str]:
         spec = self.registry.languages.get(self.files.get(path) or "")
@@ -378,16 +418,35 @@ class Resolver:
         if "::" not in target and " " not in target:  # `mod foo;`
             owner = here if stem in ("mod", "lib", "main") else posixpath.join(here, stem)
             return [h for h in [self._first([f"{owner}/{target}.rs", f"{owner}/{target}/mod.rs"])] if h]
-        words = target.replace("{", " ").split("::")
+        found: list[str] = []
+        for words in use_tree_paths(target):
+            hit = self._rust_module(path, words)
+            if hit and hit not in found:
+                found.append(hit)
+        return found
+
+    def _rust_module(self, path: str, words: list[str]) -> str | None:
+        """The file of the longest module `crate::a::b::Name` spells: under this crate's
+        root (`crate`), this module (`self`) or its parent (`super`), or another crate
+        of the workspace (`axum_core::extract` is axum-core/src/extract/mod.rs)."""
+        here = posixpath.dirname(path)
         if words[0] in ("crate", "self", "super"):
             base = self._crate_root(path) if words[0] == "crate" else (here if words[0] == "self" else posixpath.dirname(here))
-            words = words[1:]
-            for n in range(len(words), 0, -1):
-                rel = "/".join(w.strip() for w in words[:n])
-                hit = self._first([f"{base}/{rel}.rs", f"{base}/{rel}/mod.rs"])
-                if hit:
-                    return [hit]
-        return []
+        else:
+            homes = {d for name in {words[0], words[0].replace("_", "-")} for d in self._directories_named(name)
+                     if f"{d}/src/lib.rs" in self.files}
+            if len(homes) != 1:
+                return None  # a crate from crates.io, or two of one name: no guess
+            base = homes.pop() + "/src"
+            if len(words) == 1:
+                return f"{base}/lib.rs"
+        words = words[1:]
+        for n in range(len(words), 0, -1):
+            rel = "/".join(words[:n])
+            hit = self._first([f"{base}/{rel}.rs", f"{base}/{rel}/mod.rs"])
+            if hit:
+                return hit
+        return None
 
     def _crate_root(self, path: str) -> str:
         d = posixpath.dirname(path)
@@ -538,13 +597,14 @@ class Resolver:
         package_imports: dict[str, set[str]] = defaultdict(set)  # path -> files of the packages it imports
         links: set[tuple[str, str, str, str]] = set()
         doc_links: dict[str, int] = defaultdict(int)
-        for path, target, _line, names in self.store.imports_of(paths):
-            targets = [dst for dst in self.import_targets(path, target, names or "") if dst != path]
-            imported[path].update(targets)
-            if len(targets) > 1:
-                package_imports[path].update(targets)
-            else:
-                links.update((path, path, dst, IMPORTS) for dst in targets)
+        for path, statement, _line, names in self.store.imports_of(paths):
+            for target in self._imports_in(path, statement):
+                targets = [dst for dst in self.import_targets(path, target, names or "") if dst != path]
+                imported[path].update(targets)
+                if len(targets) > 1:
+                    package_imports[path].update(targets)
+                else:
+                    links.update((path, path, dst, IMPORTS) for dst in targets)
         visible = {}  # what each file's names may mean: its imports and its package (not an import link)
         for path in paths:
             package = self._package(path)

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from indexer.index import RepoIndex
+from indexer.resolve import use_tree_paths
 
 from .conftest import make_repo
 
@@ -26,9 +27,13 @@ MIXED = {
     "include/common.h": "#define COMMON 1\n",
     "go/cmd/main.go": "package main\n\nimport \"example.com/proj/go/pkg/store\"\n\nfunc main() { store.Open() }\n",
     "go/pkg/store/store.go": "package store\n\n// Open opens the store.\nfunc Open() {}\n",
-    "rs/src/lib.rs": "mod net;\nuse crate::util::helper;\n\npub fn start() { helper(); }\n",
+    "rs/src/lib.rs": "mod net;\nuse crate::util::helper;\nuse crate::{net::connect, codec::{self, Codec}};\n"
+                     "use rs_core::{wire::Frame};\n\npub fn start() { helper(); }\n",
     "rs/src/net.rs": "pub fn connect() {}\n",
     "rs/src/util.rs": "pub fn helper() {}\n",
+    "rs/src/codec.rs": "pub struct Codec;\n",
+    "rs-core/src/lib.rs": "pub mod wire;\n",
+    "rs-core/src/wire.rs": "pub struct Frame;\n",
     "java/com/acme/App.java": "package com.acme;\nimport com.acme.store.Store;\nclass App { void run() { new Store(); } }\n",
     "java/com/acme/store/Store.java": "package com.acme.store;\npublic class Store {}\n",
     "rb/main.rb": "require_relative 'helper'\nhelp_me\n",
@@ -110,6 +115,9 @@ def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
         ("go/cmd/main.go", "go/pkg/store/store.go"),  # Go package by directory
         ("rs/src/lib.rs", "rs/src/net.rs"),  # Rust mod
         ("rs/src/lib.rs", "rs/src/util.rs"),  # Rust use crate::
+        ("rs/src/lib.rs", "rs/src/codec.rs"),  # each path of a use tree
+        ("rs-core/src/lib.rs", "rs-core/src/wire.rs"),
+        ("rs/src/lib.rs", "rs-core/src/wire.rs"),  # another crate of the workspace (rs_core is rs-core/)
         ("java/com/acme/App.java", "java/com/acme/store/Store.java"),
         ("rb/main.rb", "rb/helper.rb"),
         ("scala/com/acme/Main.scala", "scala/com/acme/store/Shelf.scala"),  # Scala: a path in parts
@@ -383,6 +391,13 @@ def test_g4_an_anchored_neighbour_is_sent_only_when_it_earns_its_place(provider_
     assert frames[0]["id"] == "app/util.py#format_bytes"
     frames = p.query(goal="zzz", anchors=[target], kinds=["symbol"], max_frames=30)["result"]["frames"]
     assert {"app/util.py#format_bytes", "app/clock.py#now"} <= {f["id"] for f in frames}
+
+def test_a_rust_use_tree_is_the_paths_it_names():
+    assert use_tree_paths("crate::{\n    body::{Body, HttpBody},\n    util::try_downcast as down,\n}") == [
+        ["crate", "body", "Body"], ["crate", "body", "HttpBody"], ["crate", "util", "try_downcast"]]
+    assert use_tree_paths("self::codec::{self, Codec}") == [["self", "codec"], ["self", "codec", "Codec"]]
+    assert use_tree_paths("super::*") == [["super", "*"]]
+
 
 def test_incremental_resolution_gives_the_links_a_full_index_gives(mixed, tmp_path):
     """An update resolves names through the store, one name at a time (no whole
