@@ -213,10 +213,10 @@ class Resolver:
 
     def _imports_in(self, path: str, statement: str) -> list[str]:
         """The imports one statement makes: each path of a Rust use tree
-        (`crate::{a::B, c::D}`) is its own, as explicit as `use crate::a::B;` (not a
-        package, whose files count only as far as they are used)."""
+        (`crate::{a::B, c::D}`, `a::B as C`) is its own, as explicit as `use crate::a::B;`
+        (not a package, whose files count only as far as they are used)."""
         spec = self.registry.languages.get(self.files.get(path) or "")
-        if spec is not None and spec.import_style == "rust" and "{" in statement:
+        if spec is not None and spec.import_style == "rust" and "::" in statement:
             return ["::".join(words) for words in use_tree_paths(statement)]
         return [statement]
 
@@ -418,12 +418,8 @@ class Resolver:
         if "::" not in target and " " not in target:  # `mod foo;`
             owner = here if stem in ("mod", "lib", "main") else posixpath.join(here, stem)
             return [h for h in [self._first([f"{owner}/{target}.rs", f"{owner}/{target}/mod.rs"])] if h]
-        found: list[str] = []
-        for words in use_tree_paths(target):
-            hit = self._rust_module(path, words)
-            if hit and hit not in found:
-                found.append(hit)
-        return found
+        hit = self._rust_module(path, target.split("::"))  # one path of a use tree (_imports_in)
+        return [hit] if hit else []
 
     def _rust_module(self, path: str, words: list[str]) -> str | None:
         """The file of the longest module `crate::a::b::Name` spells: under this crate's
