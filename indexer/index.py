@@ -305,7 +305,7 @@ class RepoIndex:
                 return
         files = self.store.file_count()
         full = len(changed) >= TRACK_IDS_FILES or len(changed) > FULL_RESOLVE_SHARE * max(files, 1)
-        resolver = Resolver(self.store, self.registry, every_symbol=full)
+        resolver = Resolver(self.store, self.registry, every_symbol=full, root=self.root)
         if full:
             affected = set(resolver.files) | changed
         else:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import posixpath
 import re
+import tomllib
 from collections import defaultdict
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from grammars import Registry
 
@@ -35,7 +36,8 @@ DOCUMENTS = "doc.documents"
 # Python import no source root holds finds the one module whose path ends so. 7: a
 # folder's dots spell a package too (C#'s Src/Acme.Store for `using Acme.Store`). 8:
 # Elixir's `alias A.{B, C}` imports A.B and A.C. 9: each path of a Rust use tree
-# (`crate::{a::B, c::D}`) is one import, and another crate of the workspace is found.
+# (`crate::{a::B, c::D}`) is one import, and another crate of the workspace is found by
+# the name its Cargo.toml gives it.
 RESOLVE_RULES = "9"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
@@ -142,12 +144,14 @@ def _ids(name: str, definitions) -> list[str]:
 class Resolver:
     """The repository-wide lookups resolution needs, built once per pass."""
 
-    def __init__(self, store, registry: Registry, *, every_symbol: bool = True):
+    def __init__(self, store, registry: Registry, *, every_symbol: bool = True, root: Path | None = None):
         """every_symbol: load the whole definition table up front (a full pass); else
         look names up in the store as uses ask for them (a few changed files in a
         kernel-sized index, where loading millions of definitions would take longer
-        than the update)."""
+        than the update); root: where to read manifests (Cargo.toml) from."""
         self.store = store
+        self.root = root
+        self._crates: dict[str, str | None] | None = None  # a Rust crate's name in code -> its src/ (None: two)
         self.registry = registry
         self.files = store.indexed_files()  # path -> language
         self.by_dir: dict[str, list[str]] = defaultdict(list)
@@ -424,25 +428,41 @@ class Resolver:
     def _rust_module(self, path: str, words: list[str]) -> str | None:
         """The file of the longest module `crate::a::b::Name` spells: under this crate's
         root (`crate`), this module (`self`) or its parent (`super`), or another crate
-        of the workspace (`axum_core::extract` is axum-core/src/extract/mod.rs)."""
+        of the workspace (`axum_core::extract` is axum-core/src/extract/mod.rs; an item
+        no module file holds, `grep_matcher::Matcher`, is its crate's lib.rs, which
+        defines or re-exports it)."""
         here = posixpath.dirname(path)
-        if words[0] in ("crate", "self", "super"):
+        other_crate = words[0] not in ("crate", "self", "super")
+        if not other_crate:
             base = self._crate_root(path) if words[0] == "crate" else (here if words[0] == "self" else posixpath.dirname(here))
         else:
-            homes = {d for name in {words[0], words[0].replace("_", "-")} for d in self._directories_named(name)
-                     if f"{d}/src/lib.rs" in self.files}
-            if len(homes) != 1:
+            base = self._workspace_crates().get(words[0])
+            if base is None:
                 return None  # a crate from crates.io, or two of one name: no guess
-            base = homes.pop() + "/src"
-            if len(words) == 1:
-                return f"{base}/lib.rs"
         words = words[1:]
         for n in range(len(words), 0, -1):
             rel = "/".join(words[:n])
             hit = self._first([f"{base}/{rel}.rs", f"{base}/{rel}/mod.rs"])
             if hit:
                 return hit
-        return None
+        return f"{base}/lib.rs" if other_crate else None
+
+    def _workspace_crates(self) -> dict[str, str | None]:
+        """The library crates of the repository by the name code uses (`grep-searcher`
+        is `grep_searcher`), as each Cargo.toml's [package] names it, to their `src`
+        folder (ripgrep's is crates/searcher/src): read once per resolution."""
+        if self._crates is None:
+            self._crates = {}
+            for manifest in self.store.files_called("Cargo.toml") if self.root is not None else ():
+                try:
+                    name = tomllib.loads((self.root / manifest).read_text(encoding="utf-8"))["package"]["name"]
+                except (OSError, ValueError, KeyError, TypeError):
+                    continue  # unreadable, or a workspace's own manifest (no [package])
+                src = posixpath.join(posixpath.dirname(manifest), "src")
+                if f"{src}/lib.rs" in self.files and isinstance(name, str):
+                    key = name.replace("-", "_")
+                    self._crates[key] = src if key not in self._crates else None
+        return self._crates
 
     def _crate_root(self, path: str) -> str:
         d = posixpath.dirname(path)

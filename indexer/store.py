@@ -622,6 +622,11 @@ class Store:
         (a scan of the kernel's 55,000 paths took ~25 ms a query)."""
         return [r[0] for r in self._in("SELECT path FROM files WHERE stem IN ({}) AND status='ok'", stems)]
 
+    def files_called(self, filename: str) -> list[str]:
+        """Every file of that name, indexed or not (a Cargo.toml beside the code)."""
+        rows = self.db.execute("SELECT path FROM files WHERE stem=?", (file_stem(filename),)).fetchall()
+        return [path for (path,) in rows if posixpath.basename(path) == filename]
+
     def paths_named(self, name: str, limit: int) -> list[str]:
         """Indexed files called `name` (by `file_stem`) or under a directory called
         `name` anywhere, at most `limit`; case-insensitive, looked up (a scan of the

@@ -28,12 +28,13 @@ MIXED = {
     "go/cmd/main.go": "package main\n\nimport \"example.com/proj/go/pkg/store\"\n\nfunc main() { store.Open() }\n",
     "go/pkg/store/store.go": "package store\n\n// Open opens the store.\nfunc Open() {}\n",
     "rs/src/lib.rs": "mod net;\nuse crate::util::helper;\nuse crate::{net::connect, codec::{self, Codec}};\n"
-                     "use rs_core::{wire::Frame};\n\npub fn start() { helper(); }\n",
+                     "use rs_core::{wire::Frame, Config};\n\npub fn start() { helper(); }\n",
     "rs/src/net.rs": "pub fn connect() {}\n",
     "rs/src/util.rs": "pub fn helper() {}\n",
     "rs/src/codec.rs": "pub struct Codec;\n",
-    "rs-core/src/lib.rs": "pub mod wire;\n",
-    "rs-core/src/wire.rs": "pub struct Frame;\n",
+    "crates/core/Cargo.toml": "[package]\nname = \"rs-core\"\nversion = \"0.1.0\"\n",
+    "crates/core/src/lib.rs": "pub mod wire;\n",
+    "crates/core/src/wire.rs": "pub struct Frame;\n",
     "java/com/acme/App.java": "package com.acme;\nimport com.acme.store.Store;\nclass App { void run() { new Store(); } }\n",
     "java/com/acme/store/Store.java": "package com.acme.store;\npublic class Store {}\n",
     "rb/main.rb": "require_relative 'helper'\nhelp_me\n",
@@ -116,8 +117,9 @@ def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
         ("rs/src/lib.rs", "rs/src/net.rs"),  # Rust mod
         ("rs/src/lib.rs", "rs/src/util.rs"),  # Rust use crate::
         ("rs/src/lib.rs", "rs/src/codec.rs"),  # each path of a use tree
-        ("rs-core/src/lib.rs", "rs-core/src/wire.rs"),
-        ("rs/src/lib.rs", "rs-core/src/wire.rs"),  # another crate of the workspace (rs_core is rs-core/)
+        ("crates/core/src/lib.rs", "crates/core/src/wire.rs"),
+        ("rs/src/lib.rs", "crates/core/src/wire.rs"),  # another crate of the workspace, by its Cargo.toml's name
+        ("rs/src/lib.rs", "crates/core/src/lib.rs"),  # an item at that crate's root
         ("java/com/acme/App.java", "java/com/acme/store/Store.java"),
         ("rb/main.rb", "rb/helper.rb"),
         ("scala/com/acme/Main.scala", "scala/com/acme/store/Shelf.scala"),  # Scala: a path in parts
