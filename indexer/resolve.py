@@ -421,7 +421,8 @@ class Resolver:
         stem = PurePosixPath(path).stem
         if "::" not in target and " " not in target:  # `mod foo;`
             owner = here if stem in ("mod", "lib", "main") else posixpath.join(here, stem)
-            return [h for h in [self._first([f"{owner}/{target}.rs", f"{owner}/{target}/mod.rs"])] if h]
+            hit = self._rust_file(owner, target)
+            return [hit] if hit else []
         hit = self._rust_module(path, target.split("::"))  # one path of a use tree (_imports_in)
         return [hit] if hit else []
 
@@ -441,11 +442,14 @@ class Resolver:
                 return None  # a crate from crates.io, or two of one name: no guess
         words = words[1:]
         for n in range(len(words), 0, -1):
-            rel = "/".join(words[:n])
-            hit = self._first([f"{base}/{rel}.rs", f"{base}/{rel}/mod.rs"])
+            hit = self._rust_file(base, "/".join(words[:n]))
             if hit:
                 return hit
         return f"{base}/lib.rs" if other_crate else None
+
+    def _rust_file(self, folder: str, module: str) -> str | None:
+        """A Rust module's file: folder/module.rs, or folder/module/mod.rs."""
+        return self._first([f"{folder}/{module}.rs", f"{folder}/{module}/mod.rs"])
 
     def _workspace_crates(self) -> dict[str, str | None]:
         """The library crates of the repository by the name code uses (`grep-searcher`
