@@ -63,7 +63,7 @@ if str(REPO) not in sys.path:
 
 import tree_sitter  # noqa: E402
 
-from grammars import Registry  # noqa: E402
+from grammars import CLAIM_BYTES, Registry  # noqa: E402
 from indexer.walk import walk  # noqa: E402
 
 TARGETS = {  # the project's targets (see benchmarks/README.md)
@@ -145,15 +145,13 @@ def select_files(corpus: Path, registry: Registry):
 
 
 def language_of(registry: Registry, corpus: Path, rel: str):
-    """The language the indexer gives a file: by name, else by its `#!` line."""
-    spec = registry.for_path(rel)
-    if spec is None:
-        try:
-            with open(corpus / rel, "rb") as fh:
-                spec = registry.for_path(rel, fh.read(200).split(b"\n", 1)[0])
-        except OSError:
-            return None
-    return spec
+    """The language the indexer gives a file: by name, its text (a C++ header named
+    `.h`) or its `#!` line."""
+    try:
+        with open(corpus / rel, "rb") as fh:
+            return registry.for_path(rel, fh.read(CLAIM_BYTES))
+    except OSError:
+        return None
 
 
 # -- raw tree-sitter references -------------------------------------------------------

@@ -8,17 +8,19 @@ compiled parsers; nothing is fetched at run time (DESIGN.md decision 1).
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-__all__ = ["LanguageSpec", "Registry", "GrammarUnavailable"]
+__all__ = ["CLAIM_BYTES", "LanguageSpec", "Registry", "GrammarUnavailable"]
 
 _HERE = Path(__file__).resolve().parent
 
 DOC_STYLES = ("docstring", "preceding_comments")
 PACKAGE_SCOPES = ("", "directory", "source_sets", "module")
+CLAIM_BYTES = 64 * 1024  # how much of a file its claim markers are looked for in
 
 
 class GrammarUnavailable(RuntimeError):
@@ -46,6 +48,10 @@ class LanguageSpec:
     # under java/, kotlin/, scala/, groovy/ (src/main/java and src/test/java); "module" its
     # Swift module's (SwiftPM's Sources/<Target> to any depth, else its top-level folder).
     package_scope: str
+    # Another language's extensions this one reads when the file's text shows one of
+    # `claim_markers` (multiline regexes): C++ headers named `.h`.
+    claims: tuple[str, ...]
+    claim_markers: tuple[str, ...]
     folder: Path = field(compare=False)
 
     def query_text(self, purpose: str) -> str:
@@ -94,6 +100,8 @@ def _read_spec(folder: Path) -> LanguageSpec:
         import_style=data.get("import_style", "relative"),
         import_extensions=tuple(data.get("import_extensions", data.get("extensions", ()))),
         package_scope=data.get("package_scope", ""),
+        claims=tuple(e.lower() for e in data.get("claims", ())),
+        claim_markers=tuple(data.get("claim_markers", ())),
         folder=folder,
     )
 
@@ -109,13 +117,29 @@ class Registry:
         self._by_ext: dict[str, LanguageSpec] = {}
         self._by_name: dict[str, LanguageSpec] = {}
         self._by_interpreter: dict[str, LanguageSpec] = {}
+        self._claims: dict[str, list[tuple[LanguageSpec, re.Pattern]]] = {}
         for spec in self.languages.values():
             self._by_ext.update((ext, spec) for ext in spec.extensions)
             self._by_name.update((name, spec) for name in spec.filenames)
             self._by_interpreter.update((name, spec) for name in spec.shebangs)
+            if spec.claims and spec.claim_markers:
+                markers = re.compile("|".join(f"(?:{m})" for m in spec.claim_markers).encode(), re.MULTILINE)
+                for ext in spec.claims:
+                    self._claims.setdefault(ext, []).append((spec, markers))
 
-    def for_path(self, rel_path: str, first_line: bytes = b"") -> LanguageSpec | None:
-        """The language of a file by exact name, then extension, then `#!` line."""
+    def for_path(self, rel_path: str, head: bytes = b"") -> LanguageSpec | None:
+        """The language of a file by exact name, then extension (or the language that
+        claims the extension when `head`, the file's first bytes, shows it), then `#!`
+        line."""
+        spec = self._by_path(rel_path)
+        claimed = self._claims.get(PurePosixPath(rel_path).suffix.lower()) if spec is not None else None
+        if claimed:
+            spec = next((other for other, markers in claimed if markers.search(head, 0, CLAIM_BYTES)), spec)
+        if spec is None and head.startswith(b"#!"):
+            spec = self._by_interpreter.get(_interpreter(head.split(b"\n", 1)[0]))
+        return spec
+
+    def _by_path(self, rel_path: str) -> LanguageSpec | None:
         pure = PurePosixPath(rel_path)
         spec = self._by_name.get(pure.name)
         if spec is None:
@@ -125,8 +149,6 @@ class Registry:
                 spec = self._by_ext.get("".join(suffixes[i:]).lower())
                 if spec:
                     break
-        if spec is None and first_line.startswith(b"#!"):
-            spec = self._by_interpreter.get(_interpreter(first_line))
         return spec
 
 def _interpreter(first_line: bytes) -> str:

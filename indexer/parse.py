@@ -144,7 +144,7 @@ def parse(rel: str, data: bytes, registry: Registry, extractor: Extractor, diges
     if is_binary(data):
         return FileRecord(rel, digest, None, "binary")
     doc_format = sections_mod.doc_format(rel)
-    spec = None if doc_format else registry.for_path(rel, data[:200].split(b"\n", 1)[0])
+    spec = None if doc_format else registry.for_path(rel, data)
     if doc_format is None and spec is None:
         return FileRecord(rel, digest, None, "unsupported")
     if looks_generated(data, rel):

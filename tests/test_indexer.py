@@ -532,3 +532,46 @@ def test_code_a_tool_generated_is_indexed_and_weighs_less_than_the_code_people_w
         mp.setattr(ranking, "GENERATED_FACTOR", 1.0)
         assert ranking.rank(index, question, set())[0].node.path == "api/zz_client.pb.go"
     index.close()
+
+
+def test_a_cpp_header_named_dot_h_is_read_as_cpp_and_a_c_header_stays_c(tmp_path):
+    """Most C++ projects name their headers `.h`: read with C's grammar, a class and its
+    methods are syntax errors and no symbols."""
+    repo = make_repo(tmp_path / "r", {
+        "include/log/logger.h": """\
+            #pragma once
+            #include <string>
+
+            namespace log {
+            // Writes records to its sinks.
+            class logger {
+            public:
+                void flush() { sinks_.clear(); }
+                int level() const { return level_; }
+            private:
+                int level_;
+                std::string sinks_;
+            };
+            }
+            """,
+        "src/list.h": """\
+            #ifdef __cplusplus
+            extern "C" {
+            #endif
+            /* A node of the list. */
+            struct node { struct node *next; };
+            int list_length(const struct node *head);
+            #ifdef __cplusplus
+            }
+            #endif
+            """,
+    })
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    languages = index.store.indexed_files()
+    assert languages["include/log/logger.h"] == "cpp" and languages["src/list.h"] == "c"
+    names = {n.name for n in index.store.nodes_in_file("include/log/logger.h")}
+    assert {"logger", "flush", "level"} <= names
+    (repo / "include/log/logger.h").write_text("/* now plain C */\nint log_level(void);\n")
+    index.refresh()
+    assert index.store.indexed_files()["include/log/logger.h"] == "c"
