@@ -52,7 +52,21 @@ class LanguageSpec:
     # `claim_markers` (multiline regexes): C++ headers named `.h`.
     claims: tuple[str, ...]
     claim_markers: tuple[str, ...]
+    # Macros the grammar cannot expand (`class SPDLOG_API logger`, `SPDLOG_INLINE void f(`)
+    # break the parse around them: each pattern's group 1 is parsed as spaces, so every
+    # other byte keeps its place and the text read back is the file's own.
+    macro_blanks: tuple[re.Pattern, ...] = field(compare=False)
     folder: Path = field(compare=False)
+
+    def parsed_text(self, source: bytes) -> bytes:
+        """What the grammar parses: `source` with `macro_blanks` blanked, same length."""
+        out = None
+        for pattern in self.macro_blanks:
+            for found in pattern.finditer(source):
+                start, end = found.span(1)
+                out = out if out is not None else bytearray(source)
+                out[start:end] = b" " * (end - start)
+        return source if out is None else bytes(out)
 
     def query_text(self, purpose: str) -> str:
         """`<purpose>.scm` of each inherited language, then this one's own, joined
@@ -102,6 +116,7 @@ def _read_spec(folder: Path) -> LanguageSpec:
         package_scope=data.get("package_scope", ""),
         claims=tuple(e.lower() for e in data.get("claims", ())),
         claim_markers=tuple(data.get("claim_markers", ())),
+        macro_blanks=tuple(re.compile(p.encode(), re.MULTILINE) for p in data.get("macro_blanks", ())),
         folder=folder,
     )
 

@@ -225,7 +225,7 @@ class Extractor:
         import tree_sitter
 
         parser, query = loaded
-        tree = parser.parse(source)
+        tree = parser.parse(spec.parsed_text(source))  # offsets hold: text is read from `source`
         out = Extraction()
         if tree.root_node.has_error:
             out.warnings.append(f"{PARTIAL_WARNING}: symbols are partial")

@@ -536,7 +536,8 @@ def test_code_a_tool_generated_is_indexed_and_weighs_less_than_the_code_people_w
 
 def test_a_cpp_header_named_dot_h_is_read_as_cpp_and_a_c_header_stays_c(tmp_path):
     """Most C++ projects name their headers `.h`: read with C's grammar, a class and its
-    methods are syntax errors and no symbols."""
+    methods are syntax errors and no symbols. And most mark their API with a macro the
+    grammar cannot expand (`class LOG_API logger`), which hid the class from it."""
     repo = make_repo(tmp_path / "r", {
         "include/log/logger.h": """\
             #pragma once
@@ -544,14 +545,15 @@ def test_a_cpp_header_named_dot_h_is_read_as_cpp_and_a_c_header_stays_c(tmp_path
 
             namespace log {
             // Writes records to its sinks.
-            class logger {
+            class LOG_API logger {
             public:
                 void flush() { sinks_.clear(); }
-                int level() const { return level_; }
+                int level() const LOG_NOEXCEPT { return level_; }
             private:
                 int level_;
                 std::string sinks_;
             };
+            LOG_INLINE void set_default(logger *l) { l->flush(); }
             }
             """,
         "src/list.h": """\
@@ -570,8 +572,9 @@ def test_a_cpp_header_named_dot_h_is_read_as_cpp_and_a_c_header_stays_c(tmp_path
     index.refresh()
     languages = index.store.indexed_files()
     assert languages["include/log/logger.h"] == "cpp" and languages["src/list.h"] == "c"
-    names = {n.name for n in index.store.nodes_in_file("include/log/logger.h")}
-    assert {"logger", "flush", "level"} <= names
+    ids = {n.id.partition("#")[2] for n in index.store.nodes_in_file("include/log/logger.h")}
+    assert {"log.logger", "log.logger.flush", "log.logger.level", "log.set_default"} <= ids
+    assert index.store.node("include/log/logger.h#log.logger").start_line == 6  # the file's own text, unblanked
     (repo / "include/log/logger.h").write_text("/* now plain C */\nint log_level(void);\n")
     index.refresh()
     assert index.store.indexed_files()["include/log/logger.h"] == "c"
