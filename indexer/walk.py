@@ -17,6 +17,11 @@ if TYPE_CHECKING:  # imported where rules are read: a parse worker unpickles Wal
 
 ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn", ".jj"})
 DEFAULT_MAX_FILE_BYTES = 1 << 20
+# Folders that hold someone else's code copied in: jq's vendor/decNumber, spdlog's
+# fmt/bundled, pip's _vendor, redis's deps. Indexed (a question may be about them), but
+# not what a project's own questions and changes are about (repo_graph/ranking.py).
+VENDORED_FOLDERS = frozenset({"vendor", "vendors", "_vendor", "vendored", "third_party", "third-party", "thirdparty",
+                              "3rdparty", "3rd_party", "3rd-party", "bundled", "_bundled", "extern", "external", "deps"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +40,11 @@ class WalkReport:
     too_large: int = 0
     symlinks: int = 0
     unreadable: int = 0
+
+
+def is_vendored(path: str) -> bool:
+    """Whether a repository-relative path lies in a folder of copied-in code."""
+    return not VENDORED_FOLDERS.isdisjoint(path.lower().split("/")[:-1])
 
 
 def _ignored(rules: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:

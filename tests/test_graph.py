@@ -924,3 +924,27 @@ def test_an_index_from_before_the_directory_table_gets_one_on_open(tmp_path):
     assert sorted(again.store.paths_named("a", 10)) == ["a/b/c.py", "a/d.py"]
     assert again.store.paths_named("b", 10) == ["a/b/c.py"]
     again.close()
+
+
+def test_code_copied_in_from_elsewhere_ranks_below_the_projects_own(provider_factory, tmp_path):
+    """A vendored library (spdlog's fmt/bundled, jq's vendor/decNumber) matches a
+    project's questions as well as its own code does, often better: its matches count
+    half (VENDORED_FACTOR), and it stays indexed for a question about it."""
+    from indexer.walk import is_vendored
+
+    repo = make_repo(tmp_path / "vendored", {
+        "src/log.py": "def format_record(record):\n    \"\"\"Format a log record as one line: its time, its level, "
+                      "then what it says; every handler writes this.\"\"\"\n    return str(record)\n",
+        "third_party/logfmt/log.py": "def format_record(record):\n    \"\"\"Format a log record as one line."
+                                     "\"\"\"\n    return repr(record)\n",
+    })
+    p = provider_factory(repo)
+    p.handshake()
+    frames = p.query(goal="format a log record as one line", max_frames=5)["result"]["frames"]
+    ids = [f["id"] for f in frames]
+    assert ids[0] == "src/log.py#format_record" and "third_party/logfmt/log.py#format_record" in ids
+    for vendored in ("vendor/decNumber/decNumber.c", "include/spdlog/fmt/bundled/core.h", "src/pip/_vendor/x.py",
+                     "deps/lua/src/lapi.c", "External/zlib/inflate.c"):
+        assert is_vendored(vendored), vendored
+    for own in ("vendor.go", "src/vendors_api.py", "app/models/vendor.rb", "docs/deps.md"):
+        assert not is_vendored(own), own
