@@ -49,7 +49,7 @@ class LanguageSpec:
     # Swift module's (SwiftPM's Sources/<Target> to any depth, else its top-level folder).
     package_scope: str
     # Another language's extensions this one reads when the file's text shows one of
-    # `claim_markers` (multiline regexes): C++ headers named `.h`.
+    # `claim_markers` (regexes): C++ headers named `.h`.
     claims: tuple[str, ...]
     claim_markers: tuple[str, ...]
     # Macros the grammar cannot expand (`class SPDLOG_API logger`, `SPDLOG_INLINE void f(`)
@@ -132,13 +132,13 @@ class Registry:
         self._by_ext: dict[str, LanguageSpec] = {}
         self._by_name: dict[str, LanguageSpec] = {}
         self._by_interpreter: dict[str, LanguageSpec] = {}
-        self._claims: dict[str, list[tuple[LanguageSpec, re.Pattern]]] = {}
+        self._claims: dict[str, list[tuple[LanguageSpec, tuple[re.Pattern, ...]]]] = {}
         for spec in self.languages.values():
             self._by_ext.update((ext, spec) for ext in spec.extensions)
             self._by_name.update((name, spec) for name in spec.filenames)
             self._by_interpreter.update((name, spec) for name in spec.shebangs)
             if spec.claims and spec.claim_markers:
-                markers = re.compile("|".join(f"(?:{m})" for m in spec.claim_markers).encode(), re.MULTILINE)
+                markers = tuple(re.compile(m.encode()) for m in spec.claim_markers)  # apart: each keeps its literal scan
                 for ext in spec.claims:
                     self._claims.setdefault(ext, []).append((spec, markers))
 
@@ -149,7 +149,8 @@ class Registry:
         spec = self._by_path(rel_path)
         claimed = self._claims.get(PurePosixPath(rel_path).suffix.lower()) if spec is not None else None
         if claimed:
-            spec = next((other for other, markers in claimed if markers.search(head, 0, CLAIM_BYTES)), spec)
+            spec = next((other for other, markers in claimed
+                         if any(marker.search(head, 0, CLAIM_BYTES) for marker in markers)), spec)
         if spec is None and head.startswith(b"#!"):
             spec = self._by_interpreter.get(_interpreter(head.split(b"\n", 1)[0]))
         return spec
