@@ -145,13 +145,16 @@ def select_files(corpus: Path, registry: Registry):
 
 
 def language_of(registry: Registry, corpus: Path, rel: str):
-    """The language the indexer gives a file: by name, its text (a C++ header named
-    `.h`) or its `#!` line."""
-    try:
-        with open(corpus / rel, "rb") as fh:
-            return registry.for_path(rel, fh.read(CLAIM_BYTES))
-    except OSError:
-        return None
+    """The language the indexer gives a file: by name, else by its text (a C++ header
+    named `.h`) or its `#!` line."""
+    spec = registry.for_path(rel)
+    if spec is None or registry.claimable(rel):
+        try:
+            with open(corpus / rel, "rb") as fh:
+                spec = registry.for_path(rel, fh.read(CLAIM_BYTES))
+        except OSError:
+            return None
+    return spec
 
 
 # -- raw tree-sitter references -------------------------------------------------------

@@ -155,6 +155,10 @@ class Registry:
             spec = self._by_interpreter.get(_interpreter(head.split(b"\n", 1)[0]))
         return spec
 
+    def claimable(self, rel_path: str) -> bool:
+        """Whether another language may claim this file by its text (a `.h`)."""
+        return PurePosixPath(rel_path).suffix.lower() in self._claims
+
     def _by_path(self, rel_path: str) -> LanguageSpec | None:
         pure = PurePosixPath(rel_path)
         spec = self._by_name.get(pure.name)
