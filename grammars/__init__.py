@@ -152,7 +152,7 @@ class Registry:
             spec = next((other for other, markers in claimed
                          if any(marker.search(head, 0, CLAIM_BYTES) for marker in markers)), spec)
         if spec is None and head.startswith(b"#!"):
-            spec = self._by_interpreter.get(_interpreter(head.split(b"\n", 1)[0]))
+            spec = self._by_interpreter.get(_interpreter(head[:200].split(b"\n", 1)[0]))  # not a copy of the file
         return spec
 
     def claimable(self, rel_path: str) -> bool:
