@@ -37,8 +37,9 @@ DOCUMENTS = "doc.documents"
 # folder's dots spell a package too (C#'s Src/Acme.Store for `using Acme.Store`). 8:
 # Elixir's `alias A.{B, C}` imports A.B and A.C. 9: each path of a Rust use tree
 # (`crate::{a::B, c::D}`) is one import, and another crate of the workspace is found by
-# the name its Cargo.toml gives it.
-RESOLVE_RULES = "9"
+# the name its Cargo.toml gives it. 10: a use resolves in its own language family only
+# (language.toml `family`: an Elixir call to `push` is not one of JavaScript's `push`).
+RESOLVE_RULES = "10"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -160,7 +161,12 @@ class Resolver:
             self.by_dir[posixpath.dirname(path)].append(path)
             self.by_name[posixpath.basename(path)].append(path)
         self._path_of = {p: p for p in self.files}
-        self._by_path: dict[str, dict[str, list]] = {}  # common name -> path -> its definitions, built on demand
+        # A use resolves to a definition in its own language, or one that calls into it
+        # (C and C++, the JVM's, JavaScript and TypeScript: language.toml `family`).
+        family = {name: spec.family for name, spec in registry.languages.items()}
+        self._family_of = {p: family.get(lang or "", lang) for p, lang in self.files.items()}
+        self._defs_in: dict[tuple[str, str], list[tuple[str, str | None]]] = {}  # (name, family) -> definitions
+        self._by_path: dict[tuple[str, str | None], dict[str, list]] = {}  # (common name, family) -> path -> its definitions
         self._packages: dict[tuple[str, str], frozenset[str]] = {}  # (directory, language) -> its files
         self._modules: dict[str, list[str]] = {}  # a Swift module's name -> its files
         self._package_dirs: dict[str, dict[str, list[str]]] = {}  # scope -> package -> the directories holding it
@@ -553,21 +559,34 @@ class Resolver:
                 by_package[_package_path(d, scope)].append(d)
         return by_package[_package_path(directory, scope)]
 
+    def _defs_for(self, name: str, family: str | None) -> list[tuple[str, str | None]]:
+        """The definitions of `name` a use in a file of `family` can reach."""
+        key = (name, family)
+        found = self._defs_in.get(key)
+        if found is None:
+            found = self._defs(name)
+            if any(self._family_of.get(d[0]) != family for d in found):
+                found = [d for d in found if self._family_of.get(d[0]) == family]
+            self._defs_in[key] = found
+        return found
+
     def use_targets(self, path: str, name: str, imported: frozenset[str] | set[str]) -> list[str]:
         """`imported`: the files whose definitions `path` sees (imports, its package)."""
         name = name.strip()
+        family = self._family_of.get(path)
         if "::" in name or ("." in name and self._qualified(name)):
-            return self._qualified(name.replace("::", "."))[:MAX_GLOBAL_MATCHES]
-        found = self._defs(name)
+            return [i for i in self._qualified(name.replace("::", "."))
+                    if self._family_of.get(i.partition("#")[0]) == family][:MAX_GLOBAL_MATCHES]
+        found = self._defs_for(name, family)
         if not found:
             return []
         if len(found) <= 8:
             local = [d for d in found if d[0] == path]
             near = sorted((d for d in found if d[0] in imported), key=_path) if not local else []
         else:  # `get`, `__init__`: a scan per use would cost uses x definitions
-            by_path = self._by_path.get(name)
+            by_path = self._by_path.get((name, family))
             if by_path is None:
-                by_path = self._by_path[name] = defaultdict(list)
+                by_path = self._by_path[(name, family)] = defaultdict(list)
                 for d in found:
                     by_path[d[0]].append(d)
             local = by_path.get(path)

@@ -172,6 +172,24 @@ def test_a_name_defined_all_over_what_a_file_sees_is_not_guessed(tmp_path):
     assert calls == {"src/main/java/com/acme/C0.java#C0.open"}
 
 
+def test_a_use_resolves_in_its_own_language_family_only(tmp_path):
+    """Phoenix's Elixir and its JavaScript client both have a `push`: an Elixir call to
+    it is not a call into the JavaScript. Kotlin calling Java, or C++ calling C, is."""
+    files = {
+        "assets/js/channel.js": "export function push(event) { return event; }\n",
+        "lib/channel.ex": "defmodule App.Channel do\n  def reply(socket) do\n    push(socket)\n  end\nend\n",
+        "src/main/java/com/acme/Legacy.java": "package com.acme;\nclass Legacy { static int encode(int x) { return x; } }\n",
+        "src/main/kotlin/com/acme/Client.kt": "package com.acme\nfun send(x: Int) = Legacy.encode(x)\n",
+        "native/codec.c": "int decode_frame(int x) { return x; }\n",
+        "native/codec.cpp": "namespace codec { int read() { return decode_frame(1); } }\n",
+    }
+    index = indexed(tmp_path, files)
+    calls = links(index, "code.calls")
+    assert not any(s.startswith("lib/") for s, _ in calls)
+    assert ("src/main/kotlin/com/acme/Client.kt#send", "src/main/java/com/acme/Legacy.java#Legacy.encode") in calls
+    assert ("native/codec.cpp#codec.read", "native/codec.c#decode_frame") in calls
+
+
 def test_javascript_aliases_and_workspace_packages_resolve(tmp_path):
     """`@/lib/format` is the app's src/lib/format.ts (the alias a Next.js or Vite app
     configures); `@acme/ui` and `@acme/ui/button` are the workspace package in
