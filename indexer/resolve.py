@@ -165,8 +165,7 @@ class Resolver:
         # (C and C++, the JVM's, JavaScript and TypeScript: language.toml `family`).
         family = {name: spec.family for name, spec in registry.languages.items()}
         self._family_of = {p: family.get(lang or "", lang) for p, lang in self.files.items()}
-        self._defs_in: dict[tuple[str, str], list[tuple[str, str | None]]] = {}  # (name, family) -> definitions
-        self._by_path: dict[tuple[str, str | None], dict[str, list]] = {}  # (common name, family) -> path -> its definitions
+        self._by_path: dict[str, dict[str, list]] = {}  # common name -> path -> its definitions, built on demand
         self._packages: dict[tuple[str, str], frozenset[str]] = {}  # (directory, language) -> its files
         self._modules: dict[str, list[str]] = {}  # a Swift module's name -> its files
         self._package_dirs: dict[str, dict[str, list[str]]] = {}  # scope -> package -> the directories holding it
@@ -559,17 +558,6 @@ class Resolver:
                 by_package[_package_path(d, scope)].append(d)
         return by_package[_package_path(directory, scope)]
 
-    def _defs_for(self, name: str, family: str | None) -> list[tuple[str, str | None]]:
-        """The definitions of `name` a use in a file of `family` can reach."""
-        key = (name, family)
-        found = self._defs_in.get(key)
-        if found is None:
-            found = self._defs(name)
-            if any(self._family_of.get(d[0]) != family for d in found):
-                found = [d for d in found if self._family_of.get(d[0]) == family]
-            self._defs_in[key] = found
-        return found
-
     def use_targets(self, path: str, name: str, imported: frozenset[str] | set[str]) -> list[str]:
         """`imported`: the files whose definitions `path` sees (imports, its package)."""
         name = name.strip()
@@ -577,16 +565,19 @@ class Resolver:
         if "::" in name or ("." in name and self._qualified(name)):
             return [i for i in self._qualified(name.replace("::", "."))
                     if self._family_of.get(i.partition("#")[0]) == family][:MAX_GLOBAL_MATCHES]
-        found = self._defs_for(name, family)
+        found = self._defs(name)
         if not found:
             return []
         if len(found) <= 8:
+            # Rules 10: its own family's definitions only (a common name, below, reaches
+            # no further than its own file and its imports, which are of its family).
+            found = [d for d in found if self._family_of.get(d[0]) == family]
             local = [d for d in found if d[0] == path]
             near = sorted((d for d in found if d[0] in imported), key=_path) if not local else []
         else:  # `get`, `__init__`: a scan per use would cost uses x definitions
-            by_path = self._by_path.get((name, family))
+            by_path = self._by_path.get(name)
             if by_path is None:
-                by_path = self._by_path[(name, family)] = defaultdict(list)
+                by_path = self._by_path[name] = defaultdict(list)
                 for d in found:
                     by_path[d[0]].append(d)
             local = by_path.get(path)
