@@ -49,6 +49,7 @@ class LanguageSpec:
     # Swift module's (SwiftPM's Sources/<Target> to any depth, else its top-level folder).
     package_scope: str
     family: str  # languages whose code calls into each other's (c and cpp; the JVM's; js and ts)
+    module_targets: bool  # its modules are defined once, as classes are: a use of the name resolves to one
     # Another language's extensions this one reads when the file's text shows one of
     # `claim_markers` (regexes): C++ headers named `.h`.
     claims: tuple[str, ...]
@@ -116,6 +117,7 @@ def _read_spec(folder: Path) -> LanguageSpec:
         import_extensions=tuple(data.get("import_extensions", data.get("extensions", ()))),
         package_scope=data.get("package_scope", ""),
         family=data.get("family", data.get("name", folder.name)),
+        module_targets=bool(data.get("module_targets", False)),
         claims=tuple(e.lower() for e in data.get("claims", ())),
         claim_markers=tuple(data.get("claim_markers", ())),
         macro_blanks=tuple(re.compile(p.encode(), re.MULTILINE) for p in data.get("macro_blanks", ())),

@@ -18,7 +18,7 @@ from . import sections as sections_mod
 from . import uses as uses_mod
 from .digest import line_span, line_starts, sha256
 from .extract import Extractor
-from .store import GENERATED, NodeRow, node_row
+from .store import GENERATED, MODULE_FRAGMENT, NodeRow, node_row
 from .terms import terms, weighted_counts
 
 # BM25F field weights: a hit in a name says more than a hit in a body.
@@ -237,9 +237,6 @@ def _head(sym, children: list[tuple[int, int]]) -> int:
     else:
         end = sym.head_end or sym.start_line
     return max(sym.start_line, min(end, sym.start_line + MAX_HEAD_LINES - 1, sym.end_line))
-
-
-MODULE_FRAGMENT = "__module__"
 
 
 def speaks_for_file(node: NodeRow, file_has_module: bool) -> bool:

@@ -39,7 +39,9 @@ DOCUMENTS = "doc.documents"
 # (`crate::{a::B, c::D}`) is one import, and another crate of the workspace is found by
 # the name its Cargo.toml gives it. 10: a use resolves in its own language family only
 # (language.toml `family`: an Elixir call to `push` is not one of JavaScript's `push`).
-RESOLVE_RULES = "10"
+# 11: a module a language defines once (Elixir's defmodule: `module_targets`) is what a
+# use of its name resolves to, as a class is.
+RESOLVE_RULES = "11"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -165,6 +167,7 @@ class Resolver:
         # (C and C++, the JVM's, JavaScript and TypeScript: language.toml `family`).
         family = {name: spec.family for name, spec in registry.languages.items()}
         self._family_of = {p: family.get(lang or "", lang) for p, lang in self.files.items()}
+        self._modules_in = tuple(sorted(name for name, spec in registry.languages.items() if spec.module_targets))
         self._by_path: dict[str, dict[str, list]] = {}  # common name -> path -> its definitions, built on demand
         self._packages: dict[tuple[str, str], frozenset[str]] = {}  # (directory, language) -> its files
         self._modules: dict[str, list[str]] = {}  # a Swift module's name -> its files
@@ -181,7 +184,7 @@ class Resolver:
         self._dirs_by_name: dict[str, list[str]] | None = None
         self._dotted_dirs: dict[str, list[str]] = {}
         if every_symbol:
-            self._load(store.symbol_names())
+            self._load(store.symbol_names(modules_in=self._modules_in))
 
     def _load(self, rows) -> None:
         """Take definitions [(name, path, qualified name)] in: millions on the kernel,
@@ -197,7 +200,7 @@ class Resolver:
         """(path, qualified name or None) of every definition of `name`."""
         if self._lazy and name not in self._looked_up:
             self._looked_up.add(name)
-            self._load(self.store.symbol_names(name))
+            self._load(self.store.symbol_names(name, self._modules_in))
         return self.symbols.get(name, [])
 
     def _qualified(self, qual: str) -> list[str]:

@@ -140,6 +140,7 @@ class NodeRow(NamedTuple):
 
 
 GENERATED = "generated"  # a file node's sym_kind when a tool generated the file (indexer/parse.py)
+MODULE_FRAGMENT = "__module__"  # a code file's header symbol: `path#__module__` (indexer/parse.py)
 NODE_COLUMNS = NodeRow._fields  # the nodes table's columns, in this order
 NODE_KIND = 1 + NODE_COLUMNS.index("kind")  # in put_files' rows, after the rowid
 NODE_LENGTH = 1 + NODE_COLUMNS.index("length")
@@ -570,15 +571,21 @@ class Store:
     def indexed_files(self) -> dict[str, str | None]:
         return dict(self.db.execute("SELECT path, language FROM files WHERE status='ok'"))
 
-    def symbol_names(self, name: str | None = None):
-        """(name, path, qualified name) of every symbol but module headers and test
-        blocks (a test titled "parse" defines no `parse`), or of those called `name`
-        (through the name index): what references resolve against. Rows stream from
-        the cursor: all of them at once would be millions of tuples on the kernel."""
-        where, args = ("name=? AND ", (name,)) if name is not None else ("", ())
+    def symbol_names(self, name: str | None = None, modules_in: tuple[str, ...] = ()):
+        """(name, path, qualified name) of every symbol but modules and test blocks (a
+        test titled "parse" defines no `parse`), or of those called `name` (through the
+        name index): what references resolve against. `modules_in`: the languages whose
+        module definitions are targets too (not a file's header). Rows stream from the
+        cursor: all of them at once would be millions of tuples on the kernel."""
+        where, args = ("name=? AND ", [name]) if name is not None else ("", [])
+        modules = ""
+        if modules_in:
+            modules = (" OR (sym_kind='module' AND substr(id, length(path) + 2) != ? AND path IN "
+                       f"(SELECT path FROM files WHERE language IN ({','.join('?' * len(modules_in))})))")
+            args += [MODULE_FRAGMENT, *modules_in]
         return self.db.execute(
             f"SELECT name, path, substr(id, length(path) + 2) FROM nodes WHERE {where}kind='symbol' "
-            "AND sym_kind NOT IN ('module', 'test') ORDER BY rowid", args)
+            f"AND (sym_kind NOT IN ('module', 'test'){modules}) ORDER BY rowid", args)
 
     def imports_of(self, paths) -> list[tuple[str, str, int, str]]:
         return self._in("SELECT path, target, line, names FROM imports WHERE path IN ({})", paths)

@@ -190,6 +190,26 @@ def test_a_use_resolves_in_its_own_language_family_only(tmp_path):
     assert ("native/codec.cpp#codec.read", "native/codec.c#decode_frame") in calls
 
 
+def test_an_elixir_module_named_in_code_resolves_to_its_defmodule(tmp_path):
+    """A struct, a remote call's module and a module passed to a call name a module
+    that one file defines (`module_targets`): each is a reference to it. Ruby reopens
+    `module Shop` in every file, so a Ruby module stays no target."""
+    files = {
+        "lib/app/reply.ex": "defmodule App.Reply do\n  defstruct [:status]\nend\n",
+        "lib/app/server.ex": "defmodule App.Server do\n  def broadcast(msg), do: msg\nend\n",
+        "lib/app/codec.ex": "defmodule App.Codec do\n  def encode(mod, x), do: {mod, x}\nend\n",
+        "lib/app/channel.ex": "defmodule App.Channel do\n  def reply(socket) do\n"
+                              "    reply = %App.Reply{status: :ok}\n    App.Server.broadcast(reply)\n"
+                              "    encode(App.Codec, socket)\n  end\nend\n",
+        "lib/shop/cart.rb": "module Shop\n  class Cart\n  end\nend\n",
+        "lib/shop/order.rb": "module Shop\n  class Order\n    def cart\n      Shop::Cart.new\n    end\n  end\nend\n",
+    }
+    index = indexed(tmp_path, files)
+    used = {d for s, d in links(index, "code.references") if s.startswith("lib/app/channel.ex#")}
+    assert {"lib/app/reply.ex#App.Reply", "lib/app/server.ex#App.Server", "lib/app/codec.ex#App.Codec"} <= used
+    assert not any(d.endswith("#Shop") for _, d in links(index, "code.references"))
+
+
 def test_javascript_aliases_and_workspace_packages_resolve(tmp_path):
     """`@/lib/format` is the app's src/lib/format.ts (the alias a Next.js or Vite app
     configures); `@acme/ui` and `@acme/ui/button` are the workspace package in

@@ -29,3 +29,16 @@
 ; Remote calls: Client.retry(...), fun.()
 (call
   target: (dot right: (identifier) @name)) @reference.call
+
+; Modules named in code: a struct (%Phoenix.Socket.Reply{}), a remote call's module
+; (Phoenix.Channel.Server.broadcast(...)), a module passed to a call or declared
+; (`encode(Message, x)`, `plug Plug.Parsers`, `@behaviour Plug`); not the names a
+; defmodule defines nor those alias/import/require/use import (imports.scm).
+(struct (alias) @name) @reference.type
+
+(call target: (dot left: (alias) @name)) @reference.type
+
+(call
+  target: (identifier) @_keyword
+  (arguments (alias) @name)
+  (#not-match? @_keyword "^(defmodule|defprotocol|defimpl|alias|import|require|use)$")) @reference.type
