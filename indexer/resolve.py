@@ -40,8 +40,9 @@ DOCUMENTS = "doc.documents"
 # the name its Cargo.toml gives it. 10: a use resolves in its own language family only
 # (language.toml `family`: an Elixir call to `push` is not one of JavaScript's `push`).
 # 11: a module a language defines once (Elixir's defmodule: `module_targets`) is what a
-# use of its name resolves to, as a class is.
-RESOLVE_RULES = "11"
+# use of its name resolves to, as a class is. 12: Elixir's short names (`alias App.Reply`,
+# then `%Reply{}`) are the modules their aliases name.
+RESOLVE_RULES = "12"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -139,6 +140,22 @@ def _path(definition: tuple[str, str | None]) -> str:
     return definition[0]
 
 
+def _aliased(module: str, names: list[str]) -> dict[str, str]:
+    """The short names an Elixir `alias` brings in: `alias App.Reply` lets `Reply` stand
+    for App.Reply, `alias App.{Reply, Server}` each of the two. (`import` and `use` bring
+    functions in, not a name; the rows do not tell them apart, and a short name that an
+    `import` made is one the code does not write.)"""
+    full = [f"{module}.{n}" for n in names] if names else [module]
+    return {m.rpartition(".")[2]: m for m in full}
+
+
+def _unaliased(name: str, aliases: dict[str, str]) -> str:
+    """`Reply` or `Reply.Sub` as the module an alias made it short for."""
+    head, dot, rest = name.partition(".")
+    full = aliases.get(head)
+    return full + dot + rest if full else name
+
+
 def _ids(name: str, definitions) -> list[str]:
     """Ids of definitions of `name` kept as (path, qualified name or None)."""
     return [f"{path}#{qual or name}" for path, qual in definitions]
@@ -223,12 +240,15 @@ class Resolver:
             found += [stem + source for source in COMPILED_FROM[ext]]
         return found
 
+    def _style_of(self, path: str) -> str | None:
+        spec = self.registry.languages.get(self.files.get(path) or "")
+        return spec.import_style if spec is not None else None
+
     def _imports_in(self, path: str, statement: str) -> list[str]:
         """The imports one statement makes: each path of a Rust use tree
         (`crate::{a::B, c::D}`, `a::B as C`) is its own, as explicit as `use crate::a::B;`
         (not a package, whose files count only as far as they are used)."""
-        spec = self.registry.languages.get(self.files.get(path) or "")
-        if spec is not None and spec.import_style == "rust" and "::" in statement:
+        if self._style_of(path) == "rust" and "::" in statement:
             return ["::".join(words) for words in use_tree_paths(statement)]
         return [statement]
 
@@ -630,7 +650,10 @@ class Resolver:
         package_imports: dict[str, set[str]] = defaultdict(set)  # path -> files of the packages it imports
         links: set[tuple[str, str, str, str]] = set()
         doc_links: dict[str, int] = defaultdict(int)
+        aliases: dict[str, dict[str, str]] = defaultdict(dict)  # path -> short name -> module (Elixir)
         for path, statement, _line, names in self.store.imports_of(paths):
+            if self._style_of(path) == "snake_modules":
+                aliases[path].update(_aliased(statement, (names or "").split()))
             for target in self._imports_in(path, statement):
                 targets = [dst for dst in self.import_targets(path, target, names or "") if dst != path]
                 imported[path].update(targets)
@@ -658,7 +681,8 @@ class Resolver:
                 file, targets = path, {}
             found = targets.get(name)
             if found is None:
-                found = targets[name] = self.use_targets(path, name, visible.get(path, frozenset()))
+                meant = _unaliased(name, aliases[path]) if path in aliases else name
+                found = targets[name] = self.use_targets(path, meant, visible.get(path, frozenset()))
             for dst in found:
                 if dst != src:
                     links.add((path, src, dst, rel))

@@ -192,7 +192,8 @@ def test_a_use_resolves_in_its_own_language_family_only(tmp_path):
 
 def test_an_elixir_module_named_in_code_resolves_to_its_defmodule(tmp_path):
     """A struct, a remote call's module and a module passed to a call name a module
-    that one file defines (`module_targets`): each is a reference to it. Ruby reopens
+    that one file defines (`module_targets`): each is a reference to it, by its whole name
+    or by the short one an alias made. Ruby reopens
     `module Shop` in every file, so a Ruby module stays no target."""
     files = {
         "lib/app/reply.ex": "defmodule App.Reply do\n  defstruct [:status]\nend\n",
@@ -201,12 +202,18 @@ def test_an_elixir_module_named_in_code_resolves_to_its_defmodule(tmp_path):
         "lib/app/channel.ex": "defmodule App.Channel do\n  def reply(socket) do\n"
                               "    reply = %App.Reply{status: :ok}\n    App.Server.broadcast(reply)\n"
                               "    encode(App.Codec, socket)\n  end\nend\n",
+        "lib/app/socket.ex": "defmodule App.Socket do\n  alias App.Reply\n  alias App.{Server, Codec}\n"
+                             "  def push(x) do\n    Server.broadcast(%Reply{status: x})\n    Codec.encode(Reply, x)\n"
+                             "  end\nend\n",
         "lib/shop/cart.rb": "module Shop\n  class Cart\n  end\nend\n",
         "lib/shop/order.rb": "module Shop\n  class Order\n    def cart\n      Shop::Cart.new\n    end\n  end\nend\n",
     }
     index = indexed(tmp_path, files)
     used = {d for s, d in links(index, "code.references") if s.startswith("lib/app/channel.ex#")}
     assert {"lib/app/reply.ex#App.Reply", "lib/app/server.ex#App.Server", "lib/app/codec.ex#App.Codec"} <= used
+    # Rules 12: a short name an alias made (`alias App.Reply`, `alias App.{Server, Codec}`) is its module.
+    short = {d for s, d in links(index, "code.references") if s.startswith("lib/app/socket.ex#")}
+    assert {"lib/app/reply.ex#App.Reply", "lib/app/server.ex#App.Server", "lib/app/codec.ex#App.Codec"} <= short
     assert not any(d.endswith("#Shop") for _, d in links(index, "code.references"))
 
 
