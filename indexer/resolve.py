@@ -60,6 +60,9 @@ JVM_SOURCE_FOLDERS = frozenset({"java", "kotlin", "scala", "groovy"})
 SWIFT_TARGET_FOLDERS = frozenset({"Sources", "Tests"})
 # Where a JavaScript workspace keeps its packages (npm, yarn and pnpm workspaces, Nx).
 WORKSPACE_FOLDERS = frozenset({"packages", "libs", "apps", "modules", "plugins"})
+# The manifests resolution reads, by file name, and the import style whose names they
+# give: a crate renamed in its Cargo.toml re-points every `use new_name::...`.
+MANIFESTS = {"Cargo.toml": "rust"}
 # `import "./util.js"` in TypeScript is util.ts (what it compiles to is what it names).
 COMPILED_FROM = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 
@@ -239,6 +242,12 @@ class Resolver:
         if ext in COMPILED_FROM and ".ts" in exts:  # TypeScript's ESM imports name the output
             found += [stem + source for source in COMPILED_FROM[ext]]
         return found
+
+    def reading_manifests(self, changed) -> set[str]:
+        """The files whose imports a change to one of `changed` can re-point, when it
+        is a manifest (MANIFESTS) and not code."""
+        styles = {MANIFESTS[name] for name in map(posixpath.basename, changed) if name in MANIFESTS}
+        return {p for p in self.files if self._style_of(p) in styles} if styles else set()
 
     def _style_of(self, path: str) -> str | None:
         spec = self.registry.languages.get(self.files.get(path) or "")

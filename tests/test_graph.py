@@ -354,6 +354,24 @@ def test_a_changed_definition_re_resolves_its_callers(mixed):
     assert index.graph.has_edge("pkg/a.py#run", "pkg/b.py#helper", "code.calls")
 
 
+def test_a_crate_renamed_in_its_cargo_toml_re_points_the_uses_of_its_name(mixed):
+    """Another crate of the workspace is found by the name its Cargo.toml gives it: a
+    rename there is a change to every Rust import of the old name and of the new."""
+    index, _ = mixed
+    imports = lambda: links(index, "code.imports")  # noqa: E731
+    assert ("rs/src/lib.rs", "crates/core/src/wire.rs") in imports()
+    (index.root / "crates" / "core" / "Cargo.toml").write_text("[package]\nname = \"rs-wire\"\nversion = \"0.1.0\"\n")
+    index.refresh()
+    assert ("rs/src/lib.rs", "crates/core/src/wire.rs") not in imports()
+    (index.root / "rs" / "src" / "lib.rs").write_text("use rs_wire::wire::Frame;\n")
+    (index.root / "crates" / "core" / "Cargo.toml").write_text("[package]\nname = \"rs-core\"\nversion = \"0.2.0\"\n")
+    index.refresh()
+    assert ("rs/src/lib.rs", "crates/core/src/wire.rs") not in imports()
+    (index.root / "crates" / "core" / "Cargo.toml").write_text("[package]\nname = \"rs-wire\"\nversion = \"0.2.0\"\n")
+    index.refresh()
+    assert ("rs/src/lib.rs", "crates/core/src/wire.rs") in imports()
+
+
 def test_g4_anchored_file_leads_to_its_imports_and_callers(provider_factory, tmp_path):
     repo = make_repo(tmp_path / "mixed", MIXED)
     p = provider_factory(repo)
