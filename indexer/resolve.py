@@ -41,8 +41,10 @@ DOCUMENTS = "doc.documents"
 # (language.toml `family`: an Elixir call to `push` is not one of JavaScript's `push`).
 # 11: a module a language defines once (Elixir's defmodule: `module_targets`) is what a
 # use of its name resolves to, as a class is. 12: Elixir's short names (`alias App.Reply`,
-# then `%Reply{}`) are the modules their aliases name.
-RESOLVE_RULES = "12"
+# then `%Reply{}`) are the modules their aliases name. 13: a Rust name taken from a crate
+# or module root (`use axum::Router`) is looked for where that root's `use` takes it from;
+# `use crate::Item` is the crate root's; `self::`, `super::super::` from a file's own module.
+RESOLVE_RULES = "13"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -63,6 +65,7 @@ WORKSPACE_FOLDERS = frozenset({"packages", "libs", "apps", "modules", "plugins"}
 # The manifests resolution reads, by file name, and the import style whose names they
 # give: a crate renamed in its Cargo.toml re-points every `use new_name::...`.
 MANIFESTS = {"Cargo.toml": "rust"}
+RUST_ROOTS = ("lib.rs", "main.rs", "mod.rs")  # a crate's or a module's own file, where re-exports live
 # `import "./util.js"` in TypeScript is util.ts (what it compiles to is what it names).
 COMPILED_FROM = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 
@@ -159,6 +162,13 @@ def _unaliased(name: str, aliases: dict[str, str]) -> str:
     return full + dot + rest if full else name
 
 
+def _rust_module_dir(path: str) -> str:
+    """Where a Rust file's child modules live: beside a crate's or module's own file
+    (src/lib.rs, net/mod.rs), else in the folder of its name (src/net.rs: src/net/)."""
+    here, name = posixpath.split(path)
+    return here if name in RUST_ROOTS else posixpath.join(here, PurePosixPath(name).stem)
+
+
 def _ids(name: str, definitions) -> list[str]:
     """Ids of definitions of `name` kept as (path, qualified name or None)."""
     return [f"{path}#{qual or name}" for path, qual in definitions]
@@ -191,6 +201,7 @@ class Resolver:
         self._by_path: dict[str, dict[str, list]] = {}  # common name -> path -> its definitions, built on demand
         self._packages: dict[tuple[str, str], frozenset[str]] = {}  # (directory, language) -> its files
         self._modules: dict[str, list[str]] = {}  # a Swift module's name -> its files
+        self._exports: dict[str, dict[str, set[str]]] = {}  # a Rust module root -> name -> its files (_reexported)
         self._package_dirs: dict[str, dict[str, list[str]]] = {}  # scope -> package -> the directories holding it
         self._lazy = not every_symbol
         self._looked_up: set[str] = set()
@@ -454,11 +465,8 @@ class Resolver:
         return matches if len(matches) == 1 else []
 
     def _rust(self, path: str, target: str) -> list[str]:
-        here = posixpath.dirname(path)
-        stem = PurePosixPath(path).stem
         if "::" not in target and " " not in target:  # `mod foo;`
-            owner = here if stem in ("mod", "lib", "main") else posixpath.join(here, stem)
-            hit = self._rust_file(owner, target)
+            hit = self._rust_file(_rust_module_dir(path), target)
             return [hit] if hit else []
         hit = self._rust_module(path, target.split("::"))  # one path of a use tree (_imports_in)
         return [hit] if hit else []
@@ -467,22 +475,24 @@ class Resolver:
         """The file of the longest module `crate::a::b::Name` spells: under this crate's
         root (`crate`), this module (`self`) or its parent (`super`), or another crate
         of the workspace (`axum_core::extract` is axum-core/src/extract/mod.rs; an item
-        no module file holds, `grep_matcher::Matcher`, is its crate's lib.rs, which
-        defines or re-exports it)."""
-        here = posixpath.dirname(path)
-        other_crate = words[0] not in ("crate", "self", "super")
-        if not other_crate:
-            base = self._crate_root(path) if words[0] == "crate" else (here if words[0] == "self" else posixpath.dirname(here))
+        no module file holds, `grep_matcher::Matcher` or `crate::Error`, is its crate's
+        root, which defines or re-exports it)."""
+        if words[0] in ("self", "super"):
+            base, rest = _rust_module_dir(path), words[1:] if words[0] == "self" else words
+            while rest and rest[0] == "super":  # super::super::util
+                base, rest = posixpath.dirname(base), rest[1:]
         else:
-            base = self._workspace_crates().get(words[0])
+            base = self._crate_root(path) if words[0] == "crate" else self._workspace_crates().get(words[0])
             if base is None:
                 return None  # a crate from crates.io, or two of one name: no guess
-        words = words[1:]
-        for n in range(len(words), 0, -1):
-            hit = self._rust_file(base, "/".join(words[:n]))
+            rest = words[1:]
+        for n in range(len(rest), 0, -1):
+            hit = self._rust_file(base, "/".join(rest[:n]))
             if hit:
                 return hit
-        return f"{base}/lib.rs" if other_crate else None
+        if words[0] == "crate":
+            return self._first([f"{base}/lib.rs", f"{base}/main.rs"])
+        return None if words[0] in ("self", "super") else f"{base}/lib.rs"
 
     def _rust_file(self, folder: str, module: str) -> str | None:
         """A Rust module's file: folder/module.rs, or folder/module/mod.rs."""
@@ -666,6 +676,8 @@ class Resolver:
             for target in self._imports_in(path, statement):
                 targets = [dst for dst in self.import_targets(path, target, names or "") if dst != path]
                 imported[path].update(targets)
+                if len(targets) == 1 and posixpath.basename(targets[0]) in RUST_ROOTS and "::" in target:
+                    imported[path].update(self._reexported(targets[0], target.rpartition("::")[2]))
                 if len(targets) > 1:
                     package_imports[path].update(targets)
                 else:
@@ -701,6 +713,21 @@ class Resolver:
             if top:
                 links.update((path, top, dst, DOCUMENTS) for dst in self.readme_targets(path))
         return sorted(links)
+
+    def _reexported(self, root: str, name: str) -> set[str]:
+        """Where a Rust module root (lib.rs, mod.rs) takes `name` from: `use axum::Router`
+        names axum's lib.rs, whose `pub use self::routing::Router` leads to the file
+        defining it. One hop; each root's `use` paths resolved once."""
+        exports = self._exports.get(root)
+        if exports is None:
+            exports = self._exports[root] = defaultdict(set)
+            for _, statement, _line, names in self.store.imports_of([root]):
+                if "::" not in statement:
+                    continue  # `mod child;`: a module of its own, not a name taken in
+                for target in self._imports_in(root, statement):
+                    exports[target.rpartition("::")[2]].update(
+                        dst for dst in self.import_targets(root, target, names or "") if dst != root)
+        return exports.get(name, set())
 
     @staticmethod
     def _package_links(package_imports: dict[str, set[str]], links: set[tuple[str, str, str, str]]) -> None:

@@ -354,6 +354,30 @@ def test_a_changed_definition_re_resolves_its_callers(mixed):
     assert index.graph.has_edge("pkg/a.py#run", "pkg/b.py#helper", "code.calls")
 
 
+def test_rust_names_are_found_where_a_crate_root_re_exports_them_from(tmp_path):
+    """`use core_lib::Shelf` names the crate's lib.rs, whose `pub use` leads to the file
+    defining Shelf (four more define one: no repository-wide guess would do); `use
+    crate::Config` is the crate root's; `super::super::` in src/net/tcp.rs (module
+    crate::net::tcp) is the crate."""
+    files = {
+        "crates/core/Cargo.toml": "[package]\nname = \"core-lib\"\n",
+        "crates/core/src/lib.rs": "mod store;\npub use self::store::Shelf;\n",
+        "crates/core/src/store.rs": "pub struct Shelf;\n",
+        "app/src/main.rs": "mod net;\nmod util;\nuse core_lib::Shelf;\npub struct Config;\n"
+                           "fn main() { let s: Shelf = make(); }\n",
+        "app/src/util.rs": "use crate::Config;\npub fn tune(c: Config) -> Config { c }\n",
+        "app/src/net.rs": "mod tcp;\n",
+        "app/src/net/tcp.rs": "use super::super::util::tune;\npub fn dial() { tune(); }\n",
+    }
+    index = indexed(tmp_path, files, namesakes=("other/src/shelf{}.rs", "pub struct Shelf;\n"))
+    assert ("app/src/main.rs#main", "crates/core/src/store.rs#Shelf") in links(index, "code.references")
+    imports = links(index, "code.imports")
+    assert ("app/src/util.rs", "app/src/main.rs") in imports  # an item at the crate root
+    assert ("app/src/net.rs", "app/src/net/tcp.rs") in imports
+    assert ("app/src/net/tcp.rs", "app/src/util.rs") in imports
+    assert ("app/src/net/tcp.rs#dial", "app/src/util.rs#tune") in links(index, "code.calls")
+
+
 def test_a_crate_renamed_in_its_cargo_toml_re_points_the_uses_of_its_name(mixed):
     """Another crate of the workspace is found by the name its Cargo.toml gives it: a
     rename there is a change to every Rust import of the old name and of the new."""
