@@ -258,8 +258,8 @@ class RepoIndex:
         came or went reaches the files that use it through an import of the changed
         file or, failing that, while the name is rare repository-wide (`get` or
         `__init__` changing in one file re-resolves no one else); a new file reaches
-        the files whose imports may now find it; a manifest, the files whose imports
-        it names (a crate's Cargo.toml, every Rust file)."""
+        the files whose imports may now find it; a manifest or a module root, the
+        files whose resolution reads it (Resolver.reading)."""
         gone, delta_names, new_files = set(), set(), []
         for path in changed:
             old, new = old_ids.get(path, set()), new_ids.get(path, set())
@@ -279,7 +279,7 @@ class RepoIndex:
             reach |= self.store.paths_referring_to(self.store.rare_names(delta_names, MAX_GLOBAL_MATCHES + 1))
         for path in new_files:
             reach |= self.store.paths_importing_like(PurePosixPath(path).stem)
-        reach |= resolver.reading_manifests(changed)
+        reach |= resolver.reading(changed)
         if gone & changed or new_files:  # a README documents its directory's file list
             dirs = {posixpath.dirname(c) for c in changed}
             reach |= {p for p in resolver.files if PurePosixPath(p).stem.lower() == "readme" and posixpath.dirname(p) in dirs}

@@ -43,7 +43,8 @@ DOCUMENTS = "doc.documents"
 # use of its name resolves to, as a class is. 12: Elixir's short names (`alias App.Reply`,
 # then `%Reply{}`) are the modules their aliases name. 13: a Rust name taken from a crate
 # or module root (`use axum::Router`) is looked for where that root's `use` takes it from;
-# `use crate::Item` is the crate root's; `self::`, `super::super::` from a file's own module.
+# `use crate::Item` is the crate root's; `self::`, `super::super::` from a file's own module,
+# and `use store::Shelf` where `store` is a child module (Rust 2018's paths).
 RESOLVE_RULES = "13"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
@@ -254,11 +255,14 @@ class Resolver:
             found += [stem + source for source in COMPILED_FROM[ext]]
         return found
 
-    def reading_manifests(self, changed) -> set[str]:
-        """The files whose imports a change to one of `changed` can re-point, when it
-        is a manifest (MANIFESTS) and not code."""
+    def reading(self, changed) -> set[str]:
+        """The files whose resolution reads more of `changed` than their names: every
+        Rust file, for a Cargo.toml (MANIFESTS: a crate's name); a Rust root's importers,
+        for what it re-exports (_reexported)."""
         styles = {MANIFESTS[name] for name in map(posixpath.basename, changed) if name in MANIFESTS}
-        return {p for p in self.files if self._style_of(p) in styles} if styles else set()
+        out = {p for p in self.files if self._style_of(p) in styles} if styles else set()
+        roots = [p for p in changed if posixpath.basename(p) in RUST_ROOTS and self._style_of(p) == "rust"]
+        return out | self.store.importers_of(roots) if roots else out
 
     def _style_of(self, path: str) -> str | None:
         spec = self.registry.languages.get(self.files.get(path) or "")
@@ -473,19 +477,21 @@ class Resolver:
 
     def _rust_module(self, path: str, words: list[str]) -> str | None:
         """The file of the longest module `crate::a::b::Name` spells: under this crate's
-        root (`crate`), this module (`self`) or its parent (`super`), or another crate
-        of the workspace (`axum_core::extract` is axum-core/src/extract/mod.rs; an item
-        no module file holds, `grep_matcher::Matcher` or `crate::Error`, is its crate's
-        root, which defines or re-exports it)."""
+        root (`crate`), this module (`self`, or a child module by its name) or its parent
+        (`super`), or another crate of the workspace (`axum_core::extract` is
+        axum-core/src/extract/mod.rs; an item no module file holds, `grep_matcher::Matcher`
+        or `crate::Error`, is its crate's root, which defines or re-exports it)."""
         if words[0] in ("self", "super"):
             base, rest = _rust_module_dir(path), words[1:] if words[0] == "self" else words
             while rest and rest[0] == "super":  # super::super::util
                 base, rest = posixpath.dirname(base), rest[1:]
         else:
             base = self._crate_root(path) if words[0] == "crate" else self._workspace_crates().get(words[0])
-            if base is None:
-                return None  # a crate from crates.io, or two of one name: no guess
             rest = words[1:]
+            if base is None:
+                base, rest = _rust_module_dir(path), words  # `use store::Shelf`: a child module, as self:: is
+                if not self._rust_file(base, words[0]):
+                    return None  # a crate from crates.io, or two of one name: no guess
         for n in range(len(rest), 0, -1):
             hit = self._rust_file(base, "/".join(rest[:n]))
             if hit:

@@ -376,6 +376,14 @@ def test_rust_names_are_found_where_a_crate_root_re_exports_them_from(tmp_path):
     assert ("app/src/net.rs", "app/src/net/tcp.rs") in imports
     assert ("app/src/net/tcp.rs", "app/src/util.rs") in imports
     assert ("app/src/net/tcp.rs#dial", "app/src/util.rs#tune") in links(index, "code.calls")
+    # The root's re-exports change: its importers are resolved again.
+    lib = index.root / "crates/core/src/lib.rs"
+    lib.write_text("mod store;\n")
+    index.refresh()
+    assert ("app/src/main.rs#main", "crates/core/src/store.rs#Shelf") not in links(index, "code.references")
+    lib.write_text("mod store;\npub use store::Shelf;\n")
+    index.refresh()
+    assert ("app/src/main.rs#main", "crates/core/src/store.rs#Shelf") in links(index, "code.references")
 
 
 def test_a_crate_renamed_in_its_cargo_toml_re_points_the_uses_of_its_name(mixed):
