@@ -44,8 +44,11 @@ DOCUMENTS = "doc.documents"
 # then `%Reply{}`) are the modules their aliases name. 13: a Rust name taken from a crate
 # or module root (`use axum::Router`) is looked for where that root's `use` takes it from;
 # `use crate::Item` is the crate root's; `self::`, `super::super::` from a file's own module,
-# and `use store::Shelf` where `store` is a child module (Rust 2018's paths).
-RESOLVE_RULES = "13"
+# and `use store::Shelf` where `store` is a child module (Rust 2018's paths). 14: a
+# qualified use (`Router::new`) finds numbered definitions too (`Router~3.new`: a later
+# `impl` block, an overload) and is chosen as a plain name is: the file's own, else the
+# ones it sees, else the rare.
+RESOLVE_RULES = "14"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -71,6 +74,7 @@ RUST_ROOTS = ("lib.rs", "main.rs", "mod.rs")  # a crate's or a module's own file
 COMPILED_FROM = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 
 
+_RENUMBERED = re.compile(r"~[0-9]+")
 _HUMPS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
@@ -211,6 +215,7 @@ class Resolver:
         # that a use resolves to). The kernel's 2.9M definitions took 1.7 GB as ids.
         self.symbols: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
         self.qualified: dict[str, list[str]] = defaultdict(list)  # Class.method -> paths
+        self._numbered: dict[str, list[str]] = defaultdict(list)  # Class.method -> ids of Class~2.method ...
         self._includes: dict[str, list[str]] = {}  # include target -> files, wherever it is included from
         # A directory's last name -> directories; and a dotted folder's (Acme.Store) last part -> such folders.
         self._dirs_by_name: dict[str, list[str]] | None = None
@@ -226,7 +231,10 @@ class Resolver:
             path = path_of.get(path, path)  # one string per file, not one per definition
             symbols[name].append((path, None if qual == name else qual))
             if "." in qual:
-                qualified[qual].append(path)
+                if "~" in qual:  # `Router~5.new`: the fifth `impl Router`, a second overload
+                    self._numbered[_RENUMBERED.sub("", qual)].append(f"{path}#{qual}")
+                else:
+                    qualified[qual].append(path)
 
     def _defs(self, name: str) -> list[tuple[str, str | None]]:
         """(path, qualified name or None) of every definition of `name`."""
@@ -236,9 +244,10 @@ class Resolver:
         return self.symbols.get(name, [])
 
     def _qualified(self, qual: str) -> list[str]:
-        """Ids of the definitions whose qualified name is `qual` (`Class.method`)."""
+        """Ids of the definitions whose qualified name is `qual` (`Class.method`), the
+        numbered ones too (`Class~2.method`)."""
         self._defs(qual.rsplit(".", 1)[-1])
-        return [f"{path}#{qual}" for path in self.qualified.get(qual, ())]
+        return [f"{path}#{qual}" for path in self.qualified.get(qual, ())] + self._numbered.get(qual, [])
 
     # -- imports --------------------------------------------------------------
     def _first(self, candidates) -> str | None:
@@ -611,8 +620,14 @@ class Resolver:
         name = name.strip()
         family = self._family_of.get(path)
         if "::" in name or ("." in name and self._qualified(name)):
-            return [i for i in self._qualified(name.replace("::", "."))
-                    if self._family_of.get(i.partition("#")[0]) == family][:MAX_GLOBAL_MATCHES]
+            # `Router::new`, `App.Reply`; `http::StatusCode::from_u16` as `StatusCode.from_u16`
+            # when no definition is qualified with its whole path. Chosen as a name is, below.
+            qual = name.replace("::", ".")
+            ids = self._qualified(qual) or self._qualified(".".join(qual.split(".")[-2:]))
+            ids = [i for i in ids if self._family_of.get(i.partition("#")[0]) == family]
+            local = [i for i in ids if i.partition("#")[0] == path]
+            near = [i for i in ids if i.partition("#")[0] in imported]
+            return (local or near or (ids if len({i.partition("#")[0] for i in ids}) <= MAX_GLOBAL_MATCHES else []))[:MAX_GLOBAL_MATCHES]
         found = self._defs(name)
         if not found:
             return []

@@ -386,6 +386,28 @@ def test_rust_names_are_found_where_a_crate_root_re_exports_them_from(tmp_path):
     assert ("app/src/main.rs#main", "crates/core/src/store.rs#Shelf") in links(index, "code.references")
 
 
+def test_a_rust_types_function_called_by_its_path_is_that_types(tmp_path):
+    """`Other::new()` is Other's `new`, not every `new` the file sees; `Router::new()`
+    finds Router's in an `impl` block (`Router~3.new`: the struct and `impl Clone` come
+    first); `Self::new()` and `util::helper()` go by the function's name, as before."""
+    files = {
+        "src/router.rs": "pub struct Router;\nimpl Clone for Router { fn clone(&self) -> Router { Router } }\n"
+                         "impl Router {\n    pub fn new() -> Router { Router }\n"
+                         "    pub fn again() -> Router { Self::new() }\n}\n",
+        "src/other.rs": "pub struct Other;\nimpl Other { pub fn new() -> Other { Other } }\n",
+        "src/util.rs": "pub fn helper() {}\n",
+        "src/main.rs": "mod router;\nmod other;\nmod util;\nuse crate::router::Router;\nuse crate::other::Other;\n"
+                       "fn build() { let o = Other::new(); util::helper(); }\nfn main() { let r = Router::new(); }\n",
+    }
+    calls = links(indexed(tmp_path, files), "code.calls")
+    assert ("src/main.rs#build", "src/other.rs#Other~2.new") in calls
+    assert ("src/main.rs#build", "src/router.rs#Router~3.new") not in calls
+    assert ("src/main.rs#main", "src/router.rs#Router~3.new") in calls
+    assert ("src/main.rs#main", "src/other.rs#Other~2.new") not in calls
+    assert ("src/router.rs#Router~3.again", "src/router.rs#Router~3.new") in calls
+    assert ("src/main.rs#build", "src/util.rs#helper") in calls
+
+
 def test_a_crate_renamed_in_its_cargo_toml_re_points_the_uses_of_its_name(mixed):
     """Another crate of the workspace is found by the name its Cargo.toml gives it: a
     rename there is a change to every Rust import of the old name and of the new."""

@@ -55,11 +55,31 @@
   function: [
     (identifier) @name
     (field_expression field: (field_identifier) @name)
-    (scoped_identifier name: (identifier) @name)
     (generic_function function: (identifier) @name)
     (generic_function function: (field_expression field: (field_identifier) @name))
     (generic_function function: (scoped_identifier name: (identifier) @name))
   ]) @reference.call
+
+; A type's function, `Router::new()` or `http::StatusCode::from_u16(x)`, by its path: it
+; resolves to that type's (indexer/resolve.py), where `new` alone is everyone's. A
+; module's function (`util::helper()`) and `Self::new()` by the function's name.
+(call_expression
+  function: (scoped_identifier
+    path: [(identifier) (scoped_identifier name: (identifier))] @_path) @name
+  (#match? @_path "(^|::)[A-Z][A-Za-z0-9_]*$")
+  (#not-eq? @_path "Self")) @reference.call
+
+(call_expression
+  function: (scoped_identifier
+    path: (_) @_path
+    name: (identifier) @name)
+  (#not-match? @_path "(^|::)[A-Z][A-Za-z0-9_]*$")) @reference.call
+
+(call_expression
+  function: (scoped_identifier
+    path: (identifier) @_path
+    name: (identifier) @name)
+  (#eq? @_path "Self")) @reference.call
 
 (macro_invocation
   macro: [
