@@ -47,8 +47,10 @@ DOCUMENTS = "doc.documents"
 # and `use store::Shelf` where `store` is a child module (Rust 2018's paths). 14: a
 # qualified use (`Router::new`) finds numbered definitions too (`Router~3.new`: a later
 # `impl` block, an overload) and is chosen as a plain name is: the file's own, else the
-# ones it sees, else the rare.
-RESOLVE_RULES = "14"
+# ones it sees, else the rare. 15: a qualified use no definition matches is a member of
+# that type in a file defining it, else (inherited) the plain name, and nothing when the
+# repository does not define the type (`Object.keys`, `Arc::new`).
+RESOLVE_RULES = "15"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -165,6 +167,11 @@ def _unaliased(name: str, aliases: dict[str, str]) -> str:
     head, dot, rest = name.partition(".")
     full = aliases.get(head)
     return full + dot + rest if full else name
+
+
+def _last_two(qual: str) -> str:
+    """`a.b.Type.member` as `Type.member`."""
+    return ".".join(qual.split(".")[-2:])
 
 
 def _rust_module_dir(path: str) -> str:
@@ -619,15 +626,26 @@ class Resolver:
         """`imported`: the files whose definitions `path` sees (imports, its package)."""
         name = name.strip()
         family = self._family_of.get(path)
-        if "::" in name or ("." in name and self._qualified(name)):
-            # `Router::new`, `App.Reply`; `http::StatusCode::from_u16` as `StatusCode.from_u16`
-            # when no definition is qualified with its whole path. Chosen as a name is, below.
+        if "::" in name or "." in name:
+            # `Router::new`, `Config.load`, `App.Reply`: a definition qualified so (or by the
+            # last two parts: `http::StatusCode::from_u16`), else a member of that type in a
+            # file defining it, else (inherited, an object's property) a function of that
+            # name as any; nothing for a type the repository does not define (`Arc::new`,
+            # `Object.keys`). An Elixir module's whole name is a plain name.
             qual = name.replace("::", ".")
-            ids = self._qualified(qual) or self._qualified(".".join(qual.split(".")[-2:]))
-            ids = [i for i in ids if self._family_of.get(i.partition("#")[0]) == family]
-            local = [i for i in ids if i.partition("#")[0] == path]
-            near = [i for i in ids if i.partition("#")[0] in imported]
-            return (local or near or (ids if len({i.partition("#")[0] for i in ids}) <= MAX_GLOBAL_MATCHES else []))[:MAX_GLOBAL_MATCHES]
+            ids = [i for i in self._qualified(qual) or self._qualified(_last_two(qual))
+                   if self._family_of.get(i.partition("#")[0]) == family]
+            if ids:
+                return self._pick(ids, path, imported)
+            if "::" in name or not self._defs(name):
+                head, _, last = _last_two(qual).rpartition(".")
+                homes = {p for p, _ in self._defs(head) if self._family_of.get(p) == family} if head else set()
+                members = [d for d in self._defs(last) if d[0] in homes]
+                if members:
+                    return self._pick(_ids(last, members), path, imported)
+                if not homes or last[:1].isupper():  # a module or a type: none
+                    return []
+                name = last
         found = self._defs(name)
         if not found:
             return []
@@ -649,6 +667,18 @@ class Resolver:
             return []  # defined all over what the file sees (`body` in a JVM package): too common to guess
         chosen = local or near or (found if len(found) <= MAX_GLOBAL_MATCHES else [])
         return _ids(name, chosen[:MAX_GLOBAL_MATCHES])
+
+    @staticmethod
+    def _pick(ids: list[str], path: str, imported) -> list[str]:
+        """Of a qualified use's definitions, as of a name's: the file's own, else those it
+        sees (not past MAX_GLOBAL_MATCHES files), else all while that few."""
+        files = [i.partition("#")[0] for i in ids]
+        local = [i for i, f in zip(ids, files) if f == path]
+        if local:
+            return local[:MAX_GLOBAL_MATCHES]
+        seen = [f for f in files if f in imported]
+        chosen = [i for i, f in zip(ids, files) if f in imported] if seen else ids
+        return chosen[:MAX_GLOBAL_MATCHES] if len(set(seen or files)) <= MAX_GLOBAL_MATCHES else []
 
     def doc_targets(self, path: str, name: str) -> list[str]:
         here = posixpath.dirname(path)

@@ -408,6 +408,29 @@ def test_a_rust_types_function_called_by_its_path_is_that_types(tmp_path):
     assert ("src/main.rs#build", "src/util.rs#helper") in calls
 
 
+def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
+    """Python's and TypeScript's `Config.load()` is Config's `load`, not the `load` of
+    every file imported; `Object.keys(o)` names a class the repository does not define:
+    no guess at the `keys` it does."""
+    files = {
+        "py/config.py": "class Config:\n    @classmethod\n    def load(cls):\n        return cls()\n",
+        "py/store.py": "class Store:\n    def load(self):\n        return 1\n",
+        "py/app.py": "from config import Config\nfrom store import Store\n\n\ndef run():\n    return Config.load()\n",
+        "ts/config.ts": "export class Config {\n  static load(): Config { return new Config(); }\n}\n",
+        "ts/store.ts": "export class Store {\n  load(): number { return 1; }\n}\n",
+        "ts/util.ts": "export function keys(): string[] { return []; }\n",
+        "ts/app.ts": "import { Config } from \"./config\";\nimport { Store } from \"./store\";\n"
+                     "import { keys } from \"./util\";\nexport function run() { return Config.load(); }\n"
+                     "export function listed(o: object) { return Object.keys(o); }\n",
+    }
+    calls = links(indexed(tmp_path, files), "code.calls")
+    assert ("py/app.py#run", "py/config.py#Config.load") in calls
+    assert ("py/app.py#run", "py/store.py#Store.load") not in calls
+    assert ("ts/app.ts#run", "ts/config.ts#Config.load") in calls
+    assert ("ts/app.ts#run", "ts/store.ts#Store.load") not in calls
+    assert ("ts/app.ts#listed", "ts/util.ts#keys") not in calls
+
+
 def test_a_crate_renamed_in_its_cargo_toml_re_points_the_uses_of_its_name(mixed):
     """Another crate of the workspace is found by the name its Cargo.toml gives it: a
     rename there is a change to every Rust import of the old name and of the new."""
