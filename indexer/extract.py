@@ -4,7 +4,9 @@ language's `tags.scm` / `imports.scm` (tree-sitter capture conventions:
 ours: `@receiver` for a method declared outside its type, `@callee` for a block a
 call opens, such as a test's `describe("title", ...)`, `@import.parts` for an import
 whose path is written in parts, its `path:` children, joined with dots: Scala's;
-`@body` for a body that is not inside its definition's node but follows it: Dart's).
+`@body` for a body that is not inside its definition's node but follows it: Dart's;
+`@qualifier` for the class a reference names its member through, Java's `Gson` in
+`Gson.toJson(x)`, where no one node spans `Gson.toJson`).
 
 Nesting, qualified names and doc comments are worked out here the same way for
 every language, so a language folder holds only data.
@@ -25,6 +27,8 @@ PARTIAL_WARNING = "syntax errors"
 # How this module turns matches into symbols: change it with the code, and files indexed
 # under other rules are parsed again (with any change to a language's queries; index.py).
 # 2: a definition's own name is no call; Elixir's @doc, Haddock's `-- |`; @import.parts.
+# (@qualifier changed no output of a query without it: it came with Java's, whose change
+# re-parses Java files.)
 EXTRACT_RULES = "2"
 CONTAINER_KINDS = frozenset({"class", "struct", "interface", "enum", "impl", "module", "trait"})
 MAX_SIGNATURE = 240
@@ -272,7 +276,8 @@ class Extractor:
                         defs[node.id] = (node, name, kind, receiver[0] if receiver else None,
                                          callee[0] if callee else None, body[0] if body else None)
                 else:
-                    refs.append((name, kind))
+                    qualifier = captures.get("qualifier")
+                    refs.append((name, kind, qualifier[0] if qualifier else None))
 
         ordered = sorted(defs.values(), key=lambda d: (d[0].start_byte, -(d[5] or d[0]).end_byte))
         stack: list[int] = []
@@ -327,7 +332,7 @@ class Extractor:
         # A def's head that is a call too (Elixir's `def run(x)`) calls nothing; a name that
         # is a type use as well (Rust's `impl Display for Error`) stays a use.
         named = {d[1].id for d in ordered}
-        for name_node, kind in refs:
+        for name_node, kind, qualifier in refs:
             if kind == "call" and name_node.id in named:
                 continue
             offset = name_node.start_byte
@@ -339,6 +344,8 @@ class Extractor:
                     break
                 i = out.symbols[i].parent if out.symbols[i].parent is not None else -1
             name = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
+            if qualifier is not None:
+                name = source[qualifier.start_byte : qualifier.end_byte].decode("utf-8", "replace") + "." + name
             out.references.append(Reference(name, kind, name_node.start_point.row + 1, scope))
 
         return out

@@ -409,9 +409,9 @@ def test_a_rust_types_function_called_by_its_path_is_that_types(tmp_path):
 
 
 def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
-    """Python's and TypeScript's `Config.load()` is Config's `load`, not the `load` of
-    every file imported; `Object.keys(o)` names a class the repository does not define:
-    no guess at the `keys` it does."""
+    """Python's, TypeScript's and Java's `Config.load()` is Config's `load`, not the
+    `load` of every file in sight; `Object.keys(o)`, `Objects.equals(a, b)` name a class
+    the repository does not define: no guess at the `keys` or `equals` it does."""
     files = {
         "py/config.py": "class Config:\n    @classmethod\n    def load(cls):\n        return cls()\n",
         "py/store.py": "class Store:\n    def load(self):\n        return 1\n",
@@ -422,6 +422,13 @@ def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
         "ts/app.ts": "import { Config } from \"./config\";\nimport { Store } from \"./store\";\n"
                      "import { keys } from \"./util\";\nexport function run() { return Config.load(); }\n"
                      "export function listed(o: object) { return Object.keys(o); }\n",
+        "java/com/acme/Config.java": "package com.acme;\npublic class Config {\n"
+                                     "  public static Config load() { return new Config(); }\n}\n",
+        "java/com/acme/Store.java": "package com.acme;\npublic class Store {\n  public int load() { return 1; }\n}\n",
+        "java/com/acme/Util.java": "package com.acme;\nclass Util {\n"
+                                   "  static boolean equals(Object a, Object b) { return a == b; }\n}\n",
+        "java/com/acme/App.java": "package com.acme;\nclass App {\n  Config run() { return Config.load(); }\n"
+                                  "  boolean same(Object a) { return Objects.equals(a, a); }\n}\n",
     }
     calls = links(indexed(tmp_path, files), "code.calls")
     assert ("py/app.py#run", "py/config.py#Config.load") in calls
@@ -429,6 +436,9 @@ def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
     assert ("ts/app.ts#run", "ts/config.ts#Config.load") in calls
     assert ("ts/app.ts#run", "ts/store.ts#Store.load") not in calls
     assert ("ts/app.ts#listed", "ts/util.ts#keys") not in calls
+    assert ("java/com/acme/App.java#App.run", "java/com/acme/Config.java#Config.load") in calls
+    assert ("java/com/acme/App.java#App.run", "java/com/acme/Store.java#Store.load") not in calls
+    assert ("java/com/acme/App.java#App.same", "java/com/acme/Util.java#Util.equals") not in calls
 
 
 def test_a_crate_renamed_in_its_cargo_toml_re_points_the_uses_of_its_name(mixed):
