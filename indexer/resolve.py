@@ -49,8 +49,9 @@ DOCUMENTS = "doc.documents"
 # `impl` block, an overload) and is chosen as a plain name is: the file's own, else the
 # ones it sees, else the rare. 15: a qualified use no definition matches is a member of
 # that type in a file defining it, else (inherited) the plain name, and nothing when the
-# repository does not define the type (`Object.keys`, `Arc::new`).
-RESOLVE_RULES = "15"
+# repository does not define the type (`Object.keys`, `Arc::new`). 16: a qualified use
+# finds a nested definition by its last two parts (`Util.build` for `Shop.Util.build`).
+RESOLVE_RULES = "16"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -223,6 +224,7 @@ class Resolver:
         self.symbols: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
         self.qualified: dict[str, list[str]] = defaultdict(list)  # Class.method -> paths
         self._numbered: dict[str, list[str]] = defaultdict(list)  # Class.method -> ids of Class~2.method ...
+        self._tails: dict[str, list[str]] = defaultdict(list)  # Class.method -> ids of Outer.Class.method ...
         self._includes: dict[str, list[str]] = {}  # include target -> files, wherever it is included from
         # A directory's last name -> directories; and a dotted folder's (Acme.Store) last part -> such folders.
         self._dirs_by_name: dict[str, list[str]] | None = None
@@ -238,10 +240,14 @@ class Resolver:
             path = path_of.get(path, path)  # one string per file, not one per definition
             symbols[name].append((path, None if qual == name else qual))
             if "." in qual:
-                if "~" in qual:  # `Router~5.new`: the fifth `impl Router`, a second overload
-                    self._numbered[_RENUMBERED.sub("", qual)].append(f"{path}#{qual}")
-                else:
+                plain = _RENUMBERED.sub("", qual) if "~" in qual else qual
+                if plain is qual:
                     qualified[qual].append(path)
+                else:  # `Router~5.new`: the fifth `impl Router`, a second overload
+                    self._numbered[plain].append(f"{path}#{qual}")
+                tail = _last_two(plain)
+                if tail != plain:  # `Shop.Util.build` as `Util.build`, the way code calls it
+                    self._tails[tail].append(f"{path}#{qual}")
 
     def _defs(self, name: str) -> list[tuple[str, str | None]]:
         """(path, qualified name or None) of every definition of `name`."""
@@ -628,17 +634,19 @@ class Resolver:
         family = self._family_of.get(path)
         if "::" in name or "." in name:
             # `Router::new`, `Config.load`, `App.Reply`: a definition qualified so (or by the
-            # last two parts: `http::StatusCode::from_u16`), else a member of that type in a
-            # file defining it, else (inherited, an object's property) a function of that
-            # name as any; nothing for a type the repository does not define (`Arc::new`,
-            # `Object.keys`). An Elixir module's whole name is a plain name.
+            # last two parts: `http::StatusCode::from_u16`; `Util.build` for a nested
+            # `Shop.Util.build`), else a member of that type in a file defining it, else
+            # (inherited, an object's property) a function of that name as any; nothing for
+            # a type the repository does not define (`Arc::new`, `Object.keys`). An Elixir
+            # module's whole name is a plain name.
             qual = name.replace("::", ".")
-            ids = [i for i in self._qualified(qual) or self._qualified(_last_two(qual))
+            tail = _last_two(qual)
+            ids = [i for i in self._qualified(qual) or self._qualified(tail) or self._tails.get(tail, [])
                    if self._family_of.get(i.partition("#")[0]) == family]
             if ids:
                 return self._pick(ids, path, imported)
             if "::" in name or not self._defs(name):
-                head, _, last = _last_two(qual).rpartition(".")
+                head, _, last = tail.rpartition(".")
                 homes = {p for p, _ in self._defs(head) if self._family_of.get(p) == family} if head else set()
                 members = [d for d in self._defs(last) if d[0] in homes]
                 if members:

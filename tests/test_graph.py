@@ -409,9 +409,10 @@ def test_a_rust_types_function_called_by_its_path_is_that_types(tmp_path):
 
 
 def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
-    """Python's, TypeScript's and Java's `Config.load()` is Config's `load`, not the
-    `load` of every file in sight; `Object.keys(o)`, `Objects.equals(a, b)` name a class
-    the repository does not define: no guess at the `keys` or `equals` it does."""
+    """Python's, TypeScript's, Java's and Ruby's `Config.load()` is Config's `load`, not
+    the `load` of every file in sight, nested or not; `Object.keys(o)`, `Objects.equals(a,
+    b)` name a class the repository does not define: no guess at the `keys` or `equals` it
+    does."""
     files = {
         "py/config.py": "class Config:\n    @classmethod\n    def load(cls):\n        return cls()\n",
         "py/store.py": "class Store:\n    def load(self):\n        return 1\n",
@@ -429,6 +430,9 @@ def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
                                    "  static boolean equals(Object a, Object b) { return a == b; }\n}\n",
         "java/com/acme/App.java": "package com.acme;\nclass App {\n  Config run() { return Config.load(); }\n"
                                   "  boolean same(Object a) { return Objects.equals(a, a); }\n}\n",
+        "rb/shop/util.rb": "module Shop\n  module Util\n    def self.build\n      1\n    end\n  end\nend\n",
+        "rb/shop/cart.rb": "module Shop\n  class Cart\n    def self.build\n      2\n    end\n\n"
+                           "    def fill\n      Util.build\n    end\n  end\nend\n",
     }
     calls = links(indexed(tmp_path, files), "code.calls")
     assert ("py/app.py#run", "py/config.py#Config.load") in calls
@@ -439,6 +443,9 @@ def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
     assert ("java/com/acme/App.java#App.run", "java/com/acme/Config.java#Config.load") in calls
     assert ("java/com/acme/App.java#App.run", "java/com/acme/Store.java#Store.load") not in calls
     assert ("java/com/acme/App.java#App.same", "java/com/acme/Util.java#Util.equals") not in calls
+    # Ruby's `Util.build` is the nested `Shop::Util.build`, not the calling class's own `build`.
+    assert ("rb/shop/cart.rb#Shop.Cart.fill", "rb/shop/util.rb#Shop.Util.build") in calls
+    assert ("rb/shop/cart.rb#Shop.Cart.fill", "rb/shop/cart.rb#Shop.Cart.build") not in calls
 
 
 def test_a_crate_renamed_in_its_cargo_toml_re_points_the_uses_of_its_name(mixed):

@@ -46,8 +46,24 @@
 ; ---------------------------------------------------------------- references
 
 ; Explicit calls (`foo(x)`, `obj.foo`, `Foo.new`); bare zero-argument
-; identifiers are ambiguous with locals and are not captured.
+; identifiers are ambiguous with locals and are not captured. A class's method,
+; `Cart.build(x)`, by its path (@qualifier, indexer/extract.py): it resolves to that
+; class's (indexer/resolve.py), where `build` alone is any in sight, and to none for a
+; class the repository does not define. Other calls by the method's name.
 ((call
+   receiver: (constant) @qualifier
+   method: (identifier) @name) @reference.call
+  (#match? @qualifier "^[A-Z][a-z]")
+  (#not-match? @name "^(require|require_relative|load|attr_reader|attr_writer|attr_accessor|private|protected|public|include|extend|prepend|raise)$"))
+
+((call
+   receiver: (_) @_object
+   method: (identifier) @name) @reference.call
+  (#not-match? @_object "^[A-Z][a-z][A-Za-z0-9_]*$")
+  (#not-match? @name "^(require|require_relative|load|attr_reader|attr_writer|attr_accessor|private|protected|public|include|extend|prepend|raise)$"))
+
+((call
+   !receiver
    method: (identifier) @name) @reference.call
   (#not-match? @name "^(require|require_relative|load|attr_reader|attr_writer|attr_accessor|private|protected|public|include|extend|prepend|raise)$"))
 
