@@ -236,18 +236,19 @@ class Resolver:
         """Take definitions [(name, path, qualified name)] in: millions on the kernel,
         so the loop stays in this one frame."""
         path_of, symbols, qualified = self._path_of, self.symbols, self.qualified
+        numbered, tails = self._numbered, self._tails
         for name, path, qual in rows:
             path = path_of.get(path, path)  # one string per file, not one per definition
             symbols[name].append((path, None if qual == name else qual))
             if "." in qual:
-                plain = _RENUMBERED.sub("", qual) if "~" in qual else qual
-                if plain is qual:
+                if "~" in qual:  # `Router~5.new`: the fifth `impl Router`, a second overload
+                    plain = _RENUMBERED.sub("", qual)
+                    numbered[plain].append(f"{path}#{qual}")
+                else:
+                    plain = qual
                     qualified[qual].append(path)
-                else:  # `Router~5.new`: the fifth `impl Router`, a second overload
-                    self._numbered[plain].append(f"{path}#{qual}")
-                tail = _last_two(plain)
-                if tail != plain:  # `Shop.Util.build` as `Util.build`, the way code calls it
-                    self._tails[tail].append(f"{path}#{qual}")
+                if plain.count(".") > 1:  # `Shop.Util.build` as `Util.build`, the way code calls it
+                    tails[_last_two(plain)].append(f"{path}#{qual}")
 
     def _defs(self, name: str) -> list[tuple[str, str | None]]:
         """(path, qualified name or None) of every definition of `name`."""
