@@ -5,8 +5,8 @@ ours: `@receiver` for a method declared outside its type, `@callee` for a block 
 call opens, such as a test's `describe("title", ...)`, `@import.parts` for an import
 whose path is written in parts, its `path:` children, joined with dots: Scala's;
 `@body` for a body that is not inside its definition's node but follows it: Dart's;
-`@qualifier` for the class a reference names its member through, Java's `Gson` in
-`Gson.toJson(x)`, where no one node spans `Gson.toJson`).
+`@qualifier` for the receiver of a call, `Gson` in `Gson.toJson(x)`: when it is spelled
+as a class, the call is named `Gson.toJson`, else `toJson`).
 
 Nesting, qualified names and doc comments are worked out here the same way for
 every language, so a language folder holds only data.
@@ -27,9 +27,15 @@ PARTIAL_WARNING = "syntax errors"
 # How this module turns matches into symbols: change it with the code, and files indexed
 # under other rules are parsed again (with any change to a language's queries; index.py).
 # 2: a definition's own name is no call; Elixir's @doc, Haddock's `-- |`; @import.parts.
-# (@qualifier changed no output of a query without it: it came with Java's, whose change
-# re-parses Java files.)
+# (@qualifier changed no output of a query without it: it came with the queries that
+# use it, whose change re-parses their languages' files.)
 EXTRACT_RULES = "2"
+# A receiver spelled as a class: `Config`, `models.User`, `http::StatusCode`, `\App\Foo`
+# (by its last name); not `self`, `LOGGER`, `Self`, `Vec::<u8>`, a call or a string.
+# Decided here, not by a query predicate: a predicate reads the receiver's text as UTF-8
+# and fails the whole file's query on a string that is not.
+CLASS_LIKE = re.compile(r"(?:^|\.|::|\\)([A-Z][a-z][A-Za-z0-9_]*)$")
+MAX_QUALIFIER = 120  # bytes: a longer receiver is an expression, not a class's name
 CONTAINER_KINDS = frozenset({"class", "struct", "interface", "enum", "impl", "module", "trait"})
 MAX_SIGNATURE = 240
 MAX_DOC = 2000
@@ -344,8 +350,10 @@ class Extractor:
                     break
                 i = out.symbols[i].parent if out.symbols[i].parent is not None else -1
             name = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
-            if qualifier is not None:
-                name = source[qualifier.start_byte : qualifier.end_byte].decode("utf-8", "replace") + "." + name
+            if qualifier is not None and qualifier.end_byte - qualifier.start_byte <= MAX_QUALIFIER:
+                spelled = CLASS_LIKE.search(source[qualifier.start_byte : qualifier.end_byte].decode("utf-8", "replace"))
+                if spelled and spelled.group(1) != "Self":
+                    name = f"{spelled.group(1)}.{name}"
             out.references.append(Reference(name, kind, name_node.start_point.row + 1, scope))
 
         return out

@@ -50,3 +50,15 @@ def test_invalid_utf8_source_is_a_warning_not_a_crash():
     spec = REGISTRY.languages["go"]
     out = Extractor().extract(spec, b"package main\n// \xff\xfe\nfunc main() {}\n")
     assert out is not None
+
+
+def test_a_receiver_that_is_not_utf8_keeps_the_files_symbols():
+    """Whether a call's receiver is spelled as a class (`Config.load()`) is read in
+    indexer/extract.py, not by a query predicate, which would fail the whole file's
+    query on a receiver that is a Latin-1 string."""
+    spec = REGISTRY.languages["python"]
+    out = Extractor().extract(spec, b'class Config:\n    def load(self):\n        return "\xff".join([])\n\n\n'
+                                    b'def run():\n    return Config.load()\n')
+    assert not out.warnings
+    assert {s.qualname for s in out.symbols} >= {"Config", "Config.load", "run"}
+    assert {r.name for r in out.references} >= {"join", "Config.load"}

@@ -39,19 +39,12 @@
 
 ; ---------------------------------------------------------------- references
 
-; A class's function, `Gson.toJson(x)`, by its path (@qualifier, indexer/extract.py): it
-; resolves to that class's (indexer/resolve.py), where `toJson` alone is any in sight, and
-; to none for a class the repository does not define (`Objects.equals`). Other calls
-; (`this.run()`, `list.add(x)`, `run()`) by the method's name.
+; `Gson.toJson(x)`: its receiver is @qualifier, and indexer/extract.py names the call
+; `Gson.toJson` when the receiver is spelled as a class: it then resolves to that
+; class's, not to any `toJson` in sight (indexer/resolve.py).
 (method_invocation
-  object: (identifier) @qualifier
-  name: (identifier) @name
-  (#match? @qualifier "^[A-Z][a-z]")) @reference.call
-
-(method_invocation
-  object: (_) @_object
-  name: (identifier) @name
-  (#not-match? @_object "^[A-Z][a-z][A-Za-z0-9_]*$")) @reference.call
+  object: (_) @qualifier
+  name: (identifier) @name) @reference.call
 
 (method_invocation
   !object

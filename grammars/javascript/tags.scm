@@ -86,20 +86,13 @@
    function: (identifier) @name) @reference.call
   (#not-eq? @name "require"))
 
-; A class's function, `Config.load(x)`, by its path: it resolves to that class's
-; (indexer/resolve.py), where `load` alone is any the file sees; none for a class the
-; repository does not define (`Object.keys`). Other members by the function's name.
+; `Config.load(x)`: its receiver is @qualifier, and indexer/extract.py names the call
+; `Config.load` when the receiver is spelled as a class: it then resolves to that
+; class's, not to any `load` in sight (indexer/resolve.py).
 (call_expression
   function: (member_expression
-    object: (identifier) @_type
-    property: (property_identifier)) @name
-  (#match? @_type "^[A-Z][a-z]")) @reference.call
-
-(call_expression
-  function: (member_expression
-    object: (_) @_object
-    property: [(property_identifier) (private_property_identifier)] @name)
-  (#not-match? @_object "^[A-Z][a-z][A-Za-z0-9_$]*$")) @reference.call
+    object: (_) @qualifier
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
 
 ; `new Foo(...)` is a call to Foo's constructor.
 (new_expression

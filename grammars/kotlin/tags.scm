@@ -47,22 +47,16 @@
 
 ; ---------------------------------------------------------------- references
 
-; A class's function, `Foo.create(x)`, by its path (@qualifier, indexer/extract.py): it resolves
-; to that class's (indexer/resolve.py), where `create` alone is any in sight, and to none for
-; a class the repository does not define. Other calls by the function's name.
 (call_expression
   .
   (identifier) @name) @reference.call
 
+; `Foo.create(x)`: its receiver is @qualifier, and indexer/extract.py names the call
+; `Foo.create` when the receiver is spelled as a class: it then resolves to that
+; class's, not to any `create` in sight (indexer/resolve.py).
 (call_expression
   .
-  (navigation_expression . (identifier) @qualifier (identifier) @name .)
-  (#match? @qualifier "^[A-Z][a-z]")) @reference.call
-
-(call_expression
-  .
-  (navigation_expression . (_) @_object (identifier) @name .)
-  (#not-match? @_object "^[A-Z][a-z][A-Za-z0-9_]*$")) @reference.call
+  (navigation_expression . (_) @qualifier (identifier) @name .)) @reference.call
 
 ; Type uses: the last identifier of a (possibly qualified) user type.
 [

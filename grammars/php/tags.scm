@@ -61,16 +61,12 @@
 (nullsafe_member_call_expression
   name: (name) @name) @reference.call
 
-; A class's function, `Foo::create($x)`, by its path (@qualifier, indexer/extract.py): it resolves
-; to that class's (indexer/resolve.py), where `create` alone is any in sight, and to none for
-; a class the repository does not define. Other calls by the function's name.
-; `self::`, `static::`, `parent::`, `$class::` and a namespaced class go by the name.
+; `Foo::create($x)`: its receiver is @qualifier, and indexer/extract.py names the call
+; `Foo.create` when the receiver is spelled as a class: it then resolves to that
+; class's, not to any `create` in sight (indexer/resolve.py).
+; `self::`, `static::` and `$class::` go by the function's name.
 (scoped_call_expression
-  scope: (name) @qualifier
-  name: (name) @name) @reference.call
-
-(scoped_call_expression
-  scope: [(relative_scope) (qualified_name) (variable_name)]
+  scope: (_) @qualifier
   name: (name) @name) @reference.call
 
 ; `new Foo(...)` is a call to Foo's constructor.

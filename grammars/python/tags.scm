@@ -15,18 +15,14 @@
 (call
   function: (identifier) @name) @reference.call
 
-; A class's function, `Config.from_file(p)`, by its path: it resolves to that class's
-; (indexer/resolve.py), where `from_file` alone is any the file sees. Other attributes
-; (`self.load()`, `os.path.join()`, `LOGGER.info()`) by the function's name.
-(call
-  function: (attribute object: (identifier) @_type) @name
-  (#match? @_type "^[A-Z][a-z]")) @reference.call
-
+; `Config.from_file(p)`: its receiver is @qualifier, and indexer/extract.py names the call
+; `Config.from_file` when the receiver is spelled as a class: it then resolves to that
+; class's, not to any `from_file` in sight (indexer/resolve.py).
+; `self.load()`, `os.path.join()`, `LOGGER.info()` go by the function's name.
 (call
   function: (attribute
-    object: (_) @_object
-    attribute: (identifier) @name)
-  (#not-match? @_object "^[A-Z][a-z][A-Za-z0-9_]*$")) @reference.call
+    object: (_) @qualifier
+    attribute: (identifier) @name)) @reference.call
 
 (class_definition
   superclasses: (argument_list

@@ -46,20 +46,13 @@
 ; ---------------------------------------------------------------- references
 
 ; Explicit calls (`foo(x)`, `obj.foo`, `Foo.new`); bare zero-argument
-; identifiers are ambiguous with locals and are not captured. A class's method,
-; `Cart.build(x)`, by its path (@qualifier, indexer/extract.py): it resolves to that
-; class's (indexer/resolve.py), where `build` alone is any in sight, and to none for a
-; class the repository does not define. Other calls by the method's name.
+; identifiers are ambiguous with locals and are not captured.
+; `Cart.build(x)`: its receiver is @qualifier, and indexer/extract.py names the call
+; `Cart.build` when the receiver is spelled as a class: it then resolves to that
+; class's, not to any `build` in sight (indexer/resolve.py).
 ((call
-   receiver: (constant) @qualifier
+   receiver: (_) @qualifier
    method: (identifier) @name) @reference.call
-  (#match? @qualifier "^[A-Z][a-z]")
-  (#not-match? @name "^(require|require_relative|load|attr_reader|attr_writer|attr_accessor|private|protected|public|include|extend|prepend|raise)$"))
-
-((call
-   receiver: (_) @_object
-   method: (identifier) @name) @reference.call
-  (#not-match? @_object "^[A-Z][a-z][A-Za-z0-9_]*$")
   (#not-match? @name "^(require|require_relative|load|attr_reader|attr_writer|attr_accessor|private|protected|public|include|extend|prepend|raise)$"))
 
 ((call

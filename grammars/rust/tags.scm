@@ -60,26 +60,14 @@
     (generic_function function: (scoped_identifier name: (identifier) @name))
   ]) @reference.call
 
-; A type's function, `Router::new()` or `http::StatusCode::from_u16(x)`, by its path: it
-; resolves to that type's (indexer/resolve.py), where `new` alone is everyone's. A
-; module's function (`util::helper()`) and `Self::new()` by the function's name.
+; `Router::new()`: its receiver is @qualifier, and indexer/extract.py names the call
+; `Router.new` when the receiver is spelled as a class: it then resolves to that
+; class's, not to any `new` in sight (indexer/resolve.py).
+; `Self::new()`, `util::helper()` and `Vec::<u8>::new()` go by the function's name.
 (call_expression
   function: (scoped_identifier
-    path: [(identifier) (scoped_identifier name: (identifier))] @_path) @name
-  (#match? @_path "(^|::)[A-Z][A-Za-z0-9_]*$")
-  (#not-eq? @_path "Self")) @reference.call
-
-(call_expression
-  function: (scoped_identifier
-    path: (_) @_path
-    name: (identifier) @name)
-  (#not-match? @_path "(^|::)[A-Z][A-Za-z0-9_]*$")) @reference.call
-
-(call_expression
-  function: (scoped_identifier
-    path: (identifier) @_path
-    name: (identifier) @name)
-  (#eq? @_path "Self")) @reference.call
+    path: (_) @qualifier
+    name: (identifier) @name)) @reference.call
 
 (macro_invocation
   macro: [

@@ -44,23 +44,21 @@
 
 ; ---------------------------------------------------------------- references
 
-; A class's function, `Session.make(x)`, by its path (@qualifier, indexer/extract.py): it resolves
-; to that class's (indexer/resolve.py), where `make` alone is any in sight, and to none for
-; a class the repository does not define. Other calls by the function's name.
 (call_expression
   (simple_identifier) @name) @reference.call
 
+; `Session.make(x)`: its receiver is @qualifier, and indexer/extract.py names the call
+; `Session.make` when the receiver is spelled as a class: it then resolves to that
+; class's, not to any `make` in sight (indexer/resolve.py).
 (call_expression
   (navigation_expression
-    target: (simple_identifier) @qualifier
-    suffix: (navigation_suffix suffix: (simple_identifier) @name))
-  (#match? @qualifier "^[A-Z][a-z]")) @reference.call
+    target: (_) @qualifier
+    suffix: (navigation_suffix suffix: (simple_identifier) @name))) @reference.call
 
 (call_expression
   (navigation_expression
-    target: (_) @_object
-    suffix: (navigation_suffix suffix: (simple_identifier) @name))
-  (#not-match? @_object "^[A-Z][a-z][A-Za-z0-9_]*$")) @reference.call
+    !target
+    suffix: (navigation_suffix suffix: (simple_identifier) @name))) @reference.call
 
 (inheritance_specifier
   inherits_from: (user_type (type_identifier) @name)) @reference.type
