@@ -409,10 +409,10 @@ def test_a_rust_types_function_called_by_its_path_is_that_types(tmp_path):
 
 
 def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
-    """Python's, TypeScript's, Java's and Ruby's `Config.load()` is Config's `load`, not
-    the `load` of every file in sight, nested or not; `Object.keys(o)`, `Objects.equals(a,
-    b)` name a class the repository does not define: no guess at the `keys` or `equals` it
-    does."""
+    """Python's, TypeScript's, Java's, Scala's and Ruby's `Config.load()` is Config's
+    `load`, not the `load` of every file in sight, nested or not; `Object.keys(o)`,
+    `Objects.equals(a, b)` name a class the repository does not define: no guess at the
+    `keys` or `equals` it does."""
     files = {
         "py/config.py": "class Config:\n    @classmethod\n    def load(cls):\n        return cls()\n",
         "py/store.py": "class Store:\n    def load(self):\n        return 1\n",
@@ -430,6 +430,9 @@ def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
                                    "  static boolean equals(Object a, Object b) { return a == b; }\n}\n",
         "java/com/acme/App.java": "package com.acme;\nclass App {\n  Config run() { return Config.load(); }\n"
                                   "  boolean same(Object a) { return Objects.equals(a, a); }\n}\n",
+        "scala/acme/Parser.scala": "package acme\nobject Parser {\n  def parse(s: String): Int = 1\n}\n",
+        "scala/acme/Lexer.scala": "package acme\nobject Lexer {\n  def parse(s: String): Int = 2\n}\n",
+        "scala/acme/Main.scala": "package acme\nobject Main {\n  def run(): Int = Parser.parse(\"x\")\n}\n",
         "rb/shop/util.rb": "module Shop\n  module Util\n    def self.build\n      1\n    end\n  end\nend\n",
         "rb/shop/cart.rb": "module Shop\n  class Cart\n    def self.build\n      2\n    end\n\n"
                            "    def fill\n      Util.build\n    end\n  end\nend\n",
@@ -443,6 +446,8 @@ def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
     assert ("java/com/acme/App.java#App.run", "java/com/acme/Config.java#Config.load") in calls
     assert ("java/com/acme/App.java#App.run", "java/com/acme/Store.java#Store.load") not in calls
     assert ("java/com/acme/App.java#App.same", "java/com/acme/Util.java#Util.equals") not in calls
+    assert ("scala/acme/Main.scala#Main.run", "scala/acme/Parser.scala#Parser.parse") in calls
+    assert ("scala/acme/Main.scala#Main.run", "scala/acme/Lexer.scala#Lexer.parse") not in calls
     # Ruby's `Util.build` is the nested `Shop::Util.build`, not the calling class's own `build`.
     assert ("rb/shop/cart.rb#Shop.Cart.fill", "rb/shop/util.rb#Shop.Util.build") in calls
     assert ("rb/shop/cart.rb#Shop.Cart.fill", "rb/shop/cart.rb#Shop.Cart.build") not in calls

@@ -32,9 +32,16 @@
 (call_expression
   function: [
     (identifier) @name
-    (field_expression field: (identifier) @name)
     (generic_function function: (identifier) @name)
   ]) @reference.call
+
+; `Parser.parse(x)`: its receiver is @qualifier, and indexer/extract.py names the call
+; `Parser.parse` when the receiver is spelled as a class or object: it then resolves to
+; that one's, not to any `parse` in sight (indexer/resolve.py).
+(call_expression
+  function: (field_expression
+    value: (_) @qualifier
+    field: (identifier) @name)) @reference.call
 
 ; A type named where a type goes: parameters, class parameters, extends clauses, vals,
 ; the base of a generic type (`List` in `List[Int]`), and results.
