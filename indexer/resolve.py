@@ -287,8 +287,12 @@ class Resolver:
         roots = [p for p in changed if posixpath.basename(p) in RUST_ROOTS and self._style_of(p) == "rust"]
         return out | self.store.importers_of(roots) if roots else out
 
+    def _spec_of(self, path: str):
+        """The LanguageSpec of an indexed file, or None."""
+        return self.registry.languages.get(self.files.get(path) or "")
+
     def _style_of(self, path: str) -> str | None:
-        spec = self.registry.languages.get(self.files.get(path) or "")
+        spec = self._spec_of(path)
         return spec.import_style if spec is not None else None
 
     def _imports_in(self, path: str, statement: str) -> list[str]:
@@ -300,7 +304,7 @@ class Resolver:
         return [statement]
 
     def import_targets(self, path: str, target: str, names: str) -> list[str]:
-        spec = self.registry.languages.get(self.files.get(path) or "")
+        spec = self._spec_of(path)
         if spec is None or not target:
             return []
         here = posixpath.dirname(path)
@@ -606,10 +610,10 @@ class Resolver:
     def _package(self, path: str) -> frozenset[str]:
         """The files of `path`'s package, itself included, where a directory is one
         (Go, Java): their definitions are seen without an import."""
-        language = self.files.get(path) or ""
-        spec = self.registry.languages.get(language)
+        spec = self._spec_of(path)
         if spec is None or not spec.package_scope:
             return frozenset()
+        language = self.files[path]
         key = (posixpath.dirname(path), language)
         found = self._packages.get(key)
         if found is None:
