@@ -386,10 +386,13 @@ def test_rust_names_are_found_where_a_crate_root_re_exports_them_from(tmp_path):
     assert ("app/src/main.rs#main", "crates/core/src/store.rs#Shelf") in links(index, "code.references")
 
 
-def test_a_rust_types_function_called_by_its_path_is_that_types(tmp_path):
-    """`Other::new()` is Other's `new`, not every `new` the file sees; `Router::new()`
-    finds Router's in an `impl` block (`Router~3.new`: the struct and `impl Clone` come
-    first); `Self::new()` and `util::helper()` go by the function's name, as before."""
+def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
+    """Python's, TypeScript's, Java's, Scala's and Ruby's `Config.load()` and Rust's
+    `Other::new()` are that class's `load` or `new`, not the one of every file in sight,
+    nested or not, numbered or not (`Router~3.new`: the struct and `impl Clone` come
+    first); `Object.keys(o)`, `Objects.equals(a, b)` name a class the repository does not
+    define: no guess at the `keys` or `equals` it does; `Self::new()` and `util::helper()`
+    go by the function's name, as before."""
     files = {
         "src/router.rs": "pub struct Router;\nimpl Clone for Router { fn clone(&self) -> Router { Router } }\n"
                          "impl Router {\n    pub fn new() -> Router { Router }\n"
@@ -398,22 +401,6 @@ def test_a_rust_types_function_called_by_its_path_is_that_types(tmp_path):
         "src/util.rs": "pub fn helper() {}\n",
         "src/main.rs": "mod router;\nmod other;\nmod util;\nuse crate::router::Router;\nuse crate::other::Other;\n"
                        "fn build() { let o = Other::new(); util::helper(); }\nfn main() { let r = Router::new(); }\n",
-    }
-    calls = links(indexed(tmp_path, files), "code.calls")
-    assert ("src/main.rs#build", "src/other.rs#Other~2.new") in calls
-    assert ("src/main.rs#build", "src/router.rs#Router~3.new") not in calls
-    assert ("src/main.rs#main", "src/router.rs#Router~3.new") in calls
-    assert ("src/main.rs#main", "src/other.rs#Other~2.new") not in calls
-    assert ("src/router.rs#Router~3.again", "src/router.rs#Router~3.new") in calls
-    assert ("src/main.rs#build", "src/util.rs#helper") in calls
-
-
-def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
-    """Python's, TypeScript's, Java's, Scala's and Ruby's `Config.load()` is Config's
-    `load`, not the `load` of every file in sight, nested or not; `Object.keys(o)`,
-    `Objects.equals(a, b)` name a class the repository does not define: no guess at the
-    `keys` or `equals` it does."""
-    files = {
         "py/config.py": "class Config:\n    @classmethod\n    def load(cls):\n        return cls()\n",
         "py/store.py": "class Store:\n    def load(self):\n        return 1\n",
         "py/app.py": "from config import Config\nfrom store import Store\n\n\ndef run():\n    return Config.load()\n",
@@ -438,6 +425,12 @@ def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
                            "    def fill\n      Util.build\n    end\n  end\nend\n",
     }
     calls = links(indexed(tmp_path, files), "code.calls")
+    assert ("src/main.rs#build", "src/other.rs#Other~2.new") in calls
+    assert ("src/main.rs#build", "src/router.rs#Router~3.new") not in calls
+    assert ("src/main.rs#main", "src/router.rs#Router~3.new") in calls
+    assert ("src/main.rs#main", "src/other.rs#Other~2.new") not in calls
+    assert ("src/router.rs#Router~3.again", "src/router.rs#Router~3.new") in calls
+    assert ("src/main.rs#build", "src/util.rs#helper") in calls
     assert ("py/app.py#run", "py/config.py#Config.load") in calls
     assert ("py/app.py#run", "py/store.py#Store.load") not in calls
     assert ("ts/app.ts#run", "ts/config.ts#Config.load") in calls
