@@ -62,6 +62,16 @@ class _Laps:
         self.last = now
 
 
+NAMED_PARTIAL = 5  # the files a partial-parse warning names; the rest it counts
+
+
+def _some(paths: list[str]) -> str:
+    """A few of `paths`, sorted, and how many more: enough for a person to open one."""
+    shown = sorted(paths)[:NAMED_PARTIAL]
+    more = len(paths) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more else "")
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -125,7 +135,7 @@ class RepoIndex:
         self.rules = IgnoreRules(self.root)
         self.ready = threading.Event()
         self.priority = Priority()  # queries first: background work gives way
-        self._partial: int | None = None  # counts partial parses during a refresh
+        self._partial: list[str] | None = None  # the files parsed partially during a refresh
         self._touched_paths: set[str] = set()  # changed since the last resolution
         self._old_ids: dict[str, set[str]] = {}
         self._new_ids: dict[str, set[str]] = {}
@@ -170,7 +180,7 @@ class RepoIndex:
                           (record.uses, record.used), record.imports, "\n".join(record.warnings)))
             for warning in record.warnings:
                 if self._partial is not None and warning.startswith(PARTIAL_WARNING):
-                    self._partial += 1  # a whole pass says it once, at the end
+                    self._partial.append(walked.path)  # a whole pass says it once, at the end
                 else:
                     sys.stderr.write(f"repo-graph: warning: {walked.path}: {warning}\n")
         self.store.put_files(batch)
@@ -381,7 +391,7 @@ class RepoIndex:
         summary = Summary(database=str(self.store.path))
         report = WalkReport()
         known = self.store.file_states()
-        self._partial = 0
+        self._partial = []
         self.rules.invalidate()  # a .gitignore may have changed while nobody watched
         self._recover_resolution()
         self._resolve_again_if_rules_changed()
@@ -423,10 +433,8 @@ class RepoIndex:
                         self._remove(path)
             summary.removed = len(gone)
             if self._partial:
-                sys.stderr.write(
-                    f"repo-graph: warning: {self._partial} file(s) have syntax errors tree-sitter could not parse "
-                    "around; their symbols are partial\n"
-                )
+                sys.stderr.write(f"repo-graph: warning: {len(self._partial)} file(s) have syntax errors tree-sitter "
+                                 f"could not parse around; their symbols are partial: {_some(self._partial)}\n")
             self._partial = None
             self._link(lap)
             self.store.set_meta("resolve_rules", RESOLVE_RULES)

@@ -45,6 +45,18 @@ def test_index_says_how_much_history_it_read(tmp_path, home):
     assert (data["history_commits"], data["history_files"]) == (5, 4)
 
 
+def test_index_names_the_files_it_could_only_partly_parse(tmp_path, home):
+    for i in range(7):
+        (tmp_path / f"broken{i}.py").write_text(f"def ok{i}():\n    return 1\n\ndef broken(:\n    pass\n")
+    (tmp_path / "fine.py").write_text("def fine():\n    return 2\n")
+    out = run(["index", str(tmp_path), "--quiet"], home)
+    assert out.returncode == 0, out.stderr
+    warning = next(line for line in out.stderr.splitlines() if "syntax errors" in line)
+    assert warning.startswith("repo-graph: warning: 7 file(s) have syntax errors")
+    assert warning.endswith(": broken0.py, broken1.py, broken2.py, broken3.py, broken4.py and 2 more")
+    assert "fine.py" not in out.stderr and "ok6" in run(["query", str(tmp_path), "ok6"], home).stdout
+
+
 def test_index_defaults_to_the_current_directory(repo, home):
     out = run(["index", "--json"], home, cwd=repo)
     assert out.returncode == 0 and json.loads(out.stdout)["files"] == 5
