@@ -61,14 +61,18 @@ class LanguageSpec:
     folder: Path = field(compare=False)
 
     def parsed_text(self, source: bytes) -> bytes:
-        """What the grammar parses: `source` with `macro_blanks` blanked, same length."""
+        """What the grammar parses: `source` with `macro_blanks` blanked, every byte in
+        its place, and a last newline when the file has none: a directive that ends a
+        file (C#'s `#pragma warning restore 618`) is a syntax error to grammars that end
+        one with a newline, and the whole file was reported partial for it."""
         out = None
         for pattern in self.macro_blanks:
             for found in pattern.finditer(source):
                 start, end = found.span(1)
                 out = out if out is not None else bytearray(source)
                 out[start:end] = b" " * (end - start)
-        return source if out is None else bytes(out)
+        text = source if out is None else bytes(out)
+        return text if not text or text.endswith(b"\n") else text + b"\n"
 
     def query_text(self, purpose: str) -> str:
         """`<purpose>.scm` of each inherited language, then this one's own, joined

@@ -29,7 +29,8 @@ PARTIAL_WARNING = "syntax errors"
 # 2: a definition's own name is no call; Elixir's @doc, Haddock's `-- |`; @import.parts.
 # (@qualifier changed no output of a query without it: it came with the queries that
 # use it, whose change re-parses their languages' files.)
-EXTRACT_RULES = "2"
+# 3: a file without a last newline is parsed with one (LanguageSpec.parsed_text).
+EXTRACT_RULES = "3"
 # A receiver spelled as a class: `Config`, `models.User`, `http::StatusCode`, `\App\Foo`
 # (by its last name); not `self`, `LOGGER`, `Self`, `Vec::<u8>`, a call or a string.
 # Decided here, not by a query predicate: a predicate reads the receiver's text as UTF-8
