@@ -58,6 +58,10 @@ class LanguageSpec:
     # break the parse around them: each pattern's group 1 is parsed as spaces, so every
     # other byte keeps its place and the text read back is the file's own.
     macro_blanks: tuple[re.Pattern, ...] = field(compare=False)
+    # `#if`/`#else`/`#endif` that split a statement (`}`, `#if X`, `else if ...`) are a
+    # syntax error to a grammar that reads directives as lines of their own: a file so
+    # broken is parsed again without them (indexer/extract.py).
+    conditionals: bool = field(compare=False)
     folder: Path = field(compare=False)
 
     def parsed_text(self, source: bytes) -> bytes:
@@ -125,6 +129,7 @@ def _read_spec(folder: Path) -> LanguageSpec:
         claims=tuple(e.lower() for e in data.get("claims", ())),
         claim_markers=tuple(data.get("claim_markers", ())),
         macro_blanks=tuple(re.compile(p.encode(), re.MULTILINE) for p in data.get("macro_blanks", ())),
+        conditionals=bool(data.get("conditionals", False)),
         folder=folder,
     )
 

@@ -29,7 +29,8 @@ PARTIAL_WARNING = "syntax errors"
 # 2: a definition's own name is no call; Elixir's @doc, Haddock's `-- |`; @import.parts.
 # (@qualifier changed no output of a query without it: it came with the queries that
 # use it, whose change re-parses their languages' files.)
-# 3: a file without a last newline is parsed with one (LanguageSpec.parsed_text).
+# 3: a file without a last newline is parsed with one (LanguageSpec.parsed_text); one
+# that `#if`s break is parsed again without them (`_without_conditionals`).
 EXTRACT_RULES = "3"
 # A receiver spelled as a class: `Config`, `models.User`, `http::StatusCode`, `\App\Foo`
 # (by its last name); not `self`, `LOGGER`, `Self`, `Vec::<u8>`, a call or a string.
@@ -195,6 +196,16 @@ def _plan(capture_names: tuple[str, ...]):
     return tuple(plan)
 
 
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b.*", re.MULTILINE)
+
+
+def _without_conditionals(text: bytes) -> bytes:
+    """`text` with its `#if`/`#else`/`#endif` lines as spaces, every other byte in place:
+    every branch is read, so none of their symbols is lost (reading the first branch
+    alone lost C's `#ifndef X` stubs' real code in their `#else`)."""
+    return _CONDITIONAL.sub(lambda found: b" " * len(found[0]), text)
+
+
 class Extractor:
     """Parsers and compiled queries per language, made once per process."""
 
@@ -236,7 +247,11 @@ class Extractor:
         import tree_sitter
 
         parser, query = loaded
-        tree = parser.parse(spec.parsed_text(source))  # offsets hold: text is read from `source`
+        text = spec.parsed_text(source)  # offsets hold: text is read from `source`
+        tree = parser.parse(text)
+        if tree.root_node.has_error and spec.conditionals:
+            again = parser.parse(_without_conditionals(text))
+            tree = tree if again.root_node.has_error else again
         out = Extraction()
         if tree.root_node.has_error:
             out.warnings.append(f"{PARTIAL_WARNING}: symbols are partial")

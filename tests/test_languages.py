@@ -76,3 +76,41 @@ def test_a_file_without_a_last_newline_parses_whole():
     assert source[count.start_byte:count.end_byte] == b"public int Count() { return 0; }"
     python = Extractor().extract(REGISTRY.languages["python"], b"def f():\n    return 1")
     assert not python.warnings and [(s.name, s.start_line, s.end_line) for s in python.symbols] == [("f", 1, 2)]
+
+
+def test_a_cs_file_whose_ifs_split_a_statement_keeps_its_methods_in_their_class():
+    """`}` then `#if X` then `else if`: a syntax error to the grammar, which read the
+    branch as a method `Write.if` and lost its class's methods after it; parsed again
+    without the directive lines, every branch is read."""
+    source = b"""namespace App
+{
+    public class Converter
+    {
+        public void Write(object value)
+        {
+            if (value is int i)
+            {
+                Emit(i);
+            }
+#if HAVE_DATE
+            else if (value is System.DateTimeOffset d)
+            {
+                Emit(d);
+            }
+#endif
+            else
+            {
+                Emit(value);
+            }
+        }
+
+        public void Emit(object value) { }
+    }
+}
+"""
+    out = Extractor().extract(REGISTRY.languages["csharp"], source)
+    assert not out.warnings
+    assert {s.qualname for s in out.symbols} == {"App", "App.Converter", "App.Converter.Write", "App.Converter.Emit"}
+    write = next(s for s in out.symbols if s.name == "Write")
+    assert (write.start_line, write.end_line) == (5, 21)
+    assert sum(r.name == "Emit" for r in out.references) == 3
