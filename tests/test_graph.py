@@ -549,6 +549,33 @@ def test_g4_an_anchored_neighbour_is_sent_only_when_it_earns_its_place(provider_
     frames = p.query(goal="zzz", anchors=[target], kinds=["symbol"], max_frames=30)["result"]["frames"]
     assert {"app/util.py#format_bytes", "app/clock.py#now"} <= {f["id"] for f in frames}
 
+def test_an_open_file_incidental_to_the_change_does_not_bury_its_best_answer(provider_factory, tmp_path):
+    """The open file's five siblings each match the change's words in part, and its
+    folder makes them close; `rotate_log_files_daily`, far from it, matches them all.
+    Closeness alone puts it after the five; the order without anchors, which puts it
+    first, has a vote in the fusion below the anchored tier (`_hedged`), and it comes
+    before two of them. The anchored tier stays first (G4), the scores best first."""
+    files = {"app/__init__.py": "", "app/open.py": "def start(server):\n    return server.run()\n",
+             "lib/rotate.py": "def rotate_log_files_daily(paths):\n"
+                              "    \"\"\"Rotate the log files once a day, at midnight.\"\"\"\n    return paths\n"}
+    for name in ("audit", "trace", "events", "errors", "access"):
+        files[f"app/{name}.py"] = f"def {name}_log_files(folder):\n    \"\"\"The {name} log files written daily.\"\"\"\n    return folder\n"
+    for i in range(20):
+        files[f"other/m{i}.py"] = f"def handler_{i}(request):\n    return request\n"
+    repo = make_repo(tmp_path / "repo", files)
+    p = provider_factory(repo)
+    p.handshake()
+    target = (repo / "app/open.py").as_uri()
+    frames = p.query(goal="Rotate the log files daily", anchors=[target], kinds=["symbol"], max_frames=10,
+                     max_tokens=20000)["result"]["frames"]
+    ids = [f["id"] for f in frames]
+    assert ids[0] == "app/open.py#start"
+    siblings = [i for i, frame_id in enumerate(ids) if frame_id.endswith("_log_files")]
+    assert len(siblings) == 5 and sum(i > ids.index("lib/rotate.py#rotate_log_files_daily") for i in siblings) >= 2
+    scores = [f["score"] for f in frames]
+    assert scores == sorted(scores, reverse=True) and all(0 <= s <= 1 for s in scores)
+
+
 def test_a_rust_use_tree_is_the_paths_it_names():
     assert use_tree_paths("crate::{\n    body::{Body, HttpBody},\n    util::try_downcast as down,\n}") == [
         ["crate", "body", "Body"], ["crate", "body", "HttpBody"], ["crate", "util", "try_downcast"]]
