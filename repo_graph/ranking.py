@@ -216,16 +216,30 @@ def _prior(centrality: float, node: NodeRow) -> float:
     return 0.6 * centrality + 0.4 * documented
 
 
-def lexical(index, text: str, related: dict[str, float] | None = None, *,
-            messages: bool = True) -> dict[int, tuple[float, str]]:
-    """BM25 over the packed postings, as arrays: node rowid -> (combined match, path)
-    for the nodes worth a closer look (the best by what the fused score will make of
-    them, the anchors' related files counting). The combined match mixes the node's
-    own score with its file's (its best few nodes) and, unless `messages` is false,
-    its file's commit messages' (W_SAID, W_SAID_QUESTION), each scaled to [0, 1]."""
+@dataclass(frozen=True)
+class Matches:
+    """BM25 of one question over the postings, before closeness picks what to look at:
+    per matched node its rowid, its file's rowid and its combined match; computed once
+    a query, however many rankings read it (`rank`'s hedge reads it twice)."""
+    nodes: np.ndarray
+    file_of_node: np.ndarray
+    files: np.ndarray  # distinct, sorted
+    file_index: np.ndarray  # per node, its file's place in `files`
+    match: np.ndarray
+    said: dict[str, float]
+    said_rowid: dict[str, int]
+    share: float
+
+
+def matches(index, text: str, *, messages: bool = True) -> Matches:
+    """The question's BM25 over the packed postings, as arrays (empty when no term of
+    it is indexed). The combined match mixes the node's own score with its file's (its
+    best few nodes) and, unless `messages` is false, its file's commit messages'
+    (W_SAID, W_SAID_QUESTION), each scaled to [0, 1]."""
     n_docs, avg_len = index.store.corpus_stats()
+    none = np.zeros(0, dtype=np.int64)
     if n_docs == 0:
-        return {}
+        return Matches(none, none, none, none, np.zeros(0), {}, {}, 0.0)
     wanted = list(dict.fromkeys(terms(text)))
     share = (W_SAID_QUESTION if asks_how(text) else W_SAID) if messages else 0.0
     said = said_match(index, wanted) if share else {}
@@ -251,7 +265,7 @@ def lexical(index, text: str, related: dict[str, float] | None = None, *,
         found.append((nodes, files, idf * _saturated(tf, length, avg_len)))
         matched_files = _unique(files if matched_files is None else np.concatenate((matched_files, files)))
     if not found:
-        return _said_only(index, said, said_rowid, set(), share)
+        return Matches(none, none, none, none, np.zeros(0), said, said_rowid, share)
     nodes, node_of = np.unique(np.concatenate([f[0] for f in found]), return_inverse=True)
     score = np.bincount(node_of, weights=np.concatenate([f[2] for f in found]))
     file_of_node = np.empty(len(nodes), dtype=np.int64)
@@ -264,15 +278,27 @@ def lexical(index, text: str, related: dict[str, float] | None = None, *,
     best = place < FILE_MATCH_TOP
     file_score = np.bincount(grouped[best], weights=score[by_file][best], minlength=len(files))
     match = W_NODE_MATCH * score / score.max() + W_FILE_MATCH * file_score[file_index] / file_score.max()
+    if said:
+        by_rowid = {said_rowid[p]: w for p, w in said.items() if p in said_rowid}
+        match = (1 - share) * match + share * np.array([by_rowid.get(int(f), 0.0) for f in files])[file_index]
+    return Matches(nodes, file_of_node, files, file_index, match, said, said_rowid, share)
 
+
+def lexical(index, text: str, related: dict[str, float] | None = None, *,
+            messages: bool = True, found: Matches | None = None) -> dict[int, tuple[float, str]]:
+    """node rowid -> (combined match, path) for the nodes worth a closer look: the best
+    by what the fused score will make of them, the anchors' related files counting.
+    `found`: the question's `matches`, when a caller has them already."""
+    found = matches(index, text, messages=messages) if found is None else found
+    if not len(found.nodes):
+        return _said_only(index, found.said, found.said_rowid, set(), found.share)
+    nodes, file_of_node, files, file_index, match = (found.nodes, found.file_of_node, found.files,
+                                                     found.file_index, found.match)
     close = np.zeros(len(files))
     if related:
         rowid_of = index.store.rowids_of_ids(related)
         boost = {rowid_of[p]: w for p, w in related.items() if p in rowid_of}
         close = RELATED_FILE_SHARE * np.array([boost.get(int(f), 0.0) for f in files])
-    if said:
-        by_rowid = {said_rowid[p]: w for p, w in said.items() if p in said_rowid}
-        match = (1 - share) * match + share * np.array([by_rowid.get(int(f), 0.0) for f in files])[file_index]
     key = fuse(match, close[file_index], 0.0)
     keep = _unique(np.concatenate((_top(key, MAX_CANDIDATES), _top(match, PPR_LEXICAL_SEEDS))))
     paths = index.store.ids_of_rowids(int(f) for f in _unique(file_of_node[keep]))
@@ -295,7 +321,7 @@ def lexical(index, text: str, related: dict[str, float] | None = None, *,
         f = int(file_of_node[i])
         if f in paths:
             out[int(nodes[i])] = (float(match[i]) * factor[f], paths[f])
-    out.update(_said_only(index, said, said_rowid, set(files.tolist()), share))
+    out.update(_said_only(index, found.said, found.said_rowid, set(files.tolist()), found.share))
     return out
 
 
@@ -566,9 +592,10 @@ def rank(index, text: str, seeds: set[str], *, keep=lambda node: True) -> list[C
     without anchors and by the anchors' related files (`_hedged`)."""
     anchor_files = {s.partition("#")[0] for s in seeds}
     related = related_files(index, anchor_files) if seeds else {}
-    out = _ranked(index, text, seeds, related, keep)
+    found = matches(index, text)
+    out = _ranked(index, text, seeds, related, keep, found)
     if seeds and out and (W_HEDGE_PLAIN or W_HEDGE_RELATED):
-        plain = _ranked(index, text, set(), {}, keep) if W_HEDGE_PLAIN else []
+        plain = _ranked(index, text, set(), {}, keep, found) if W_HEDGE_PLAIN else []
         out = _hedged(out, plain, related, anchor_files)
     return out
 
@@ -618,12 +645,13 @@ def _hedged(out: list[Candidate], plain: list[Candidate], related: dict[str, flo
     return upper + [replace(c, score=score) for (_, c), score in zip(keyed, scores)]
 
 
-def _ranked(index, text: str, seeds: set[str], related: dict[str, float], keep) -> list[Candidate]:
-    """`rank` before the hedge: `related`, the anchors' related files (none without)."""
+def _ranked(index, text: str, seeds: set[str], related: dict[str, float], keep, found: Matches) -> list[Candidate]:
+    """`rank` before the hedge: `related`, the anchors' related files (none without);
+    `found`, the question's BM25."""
     hops = index.graph.hops(seeds, max_hops=2, hub_links=HUB_LINKS) if seeds else {}
     anchor_files = {s.partition("#")[0] for s in seeds}
     scope = scoped_files(index.store, text, SCOPE_MAX_FILES) if SCOPE_WEIGHT else {}
-    matched = lexical(index, text, _with_scope(related, scope))
+    matched = lexical(index, text, _with_scope(related, scope), found=found)
     named = mentioned(index, text) if MENTION_MATCH else {}
     if named:
         matched = {rowid: (MENTION_LEAD * match, path) for rowid, (match, path) in matched.items()}
