@@ -54,9 +54,10 @@ class LanguageSpec:
     # `claim_markers` (regexes): C++ headers named `.h`.
     claims: tuple[str, ...]
     claim_markers: tuple[str, ...]
-    # Macros the grammar cannot expand (`class SPDLOG_API logger`, `SPDLOG_INLINE void f(`)
-    # break the parse around them: each pattern's group 1 is parsed as spaces, so every
-    # other byte keeps its place and the text read back is the file's own.
+    # Macros the grammar cannot expand (`class SPDLOG_API logger`, `SPDLOG_INLINE void f(`),
+    # or syntax newer than it (TypeScript's `export type *`), break the parse around them:
+    # each pattern's group 1 is parsed as spaces, so every other byte keeps its place and
+    # the text read back is the file's own.
     macro_blanks: tuple[re.Pattern, ...] = field(compare=False)
     # `#if`/`#else`/`#endif` that split a statement (`}`, `#if X`, `else if ...`) are a
     # syntax error to a grammar that reads directives as lines of their own: a file so

@@ -78,6 +78,17 @@ def test_a_file_without_a_last_newline_parses_whole():
     assert not python.warnings and [(s.name, s.start_line, s.end_line) for s in python.symbols] == [("f", 1, 2)]
 
 
+@pytest.mark.parametrize("language", ["typescript", "tsx"])
+def test_typescripts_export_type_star_is_a_re_export_the_grammar_reads(language):
+    """`export type * from './types'` (TypeScript 5.0) is newer than the grammar: its
+    `type` is parsed as space, so the file parses whole and the re-export is an import."""
+    source = b"export type * from './types'\nexport type * as jsx from './jsx'\n\nexport function render(): void {}\n"
+    out = Extractor().extract(REGISTRY.languages[language], source)
+    assert not out.warnings
+    assert [i.path for i in out.imports] == ["./types", "./jsx"]
+    assert [s.qualname for s in out.symbols if s.kind == "function"] == ["render"]
+
+
 def test_a_cs_file_whose_ifs_split_a_statement_keeps_its_methods_in_their_class():
     """`}` then `#if X` then `else if`: a syntax error to the grammar, which read the
     branch as a method `Write.if` and lost its class's methods after it; parsed again
