@@ -1,8 +1,9 @@
 """The one scoring function: BM25 over precomputed postings (per node, and summed per
 file) and over each file's past commit messages, closeness to the anchors through the
 graph (G3), and a structural prior (PageRank, precomputed), fused into a score in
-[0, 1] (F1). Frames within one hop of an anchor form the upper tier (G4). Knows nothing
-of the wire."""
+[0, 1] (F1). Frames within one hop of an anchor form the upper tier (G4); below it,
+the order hedges against an open file that has little to do with the question. Knows
+nothing of the wire."""
 
 from __future__ import annotations
 
