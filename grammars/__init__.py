@@ -63,6 +63,10 @@ class LanguageSpec:
     # syntax error to a grammar that reads directives as lines of their own: a file so
     # broken is parsed again without them (indexer/extract.py).
     conditionals: bool = field(compare=False)
+    # A call's receiver spelled as a class (`Config.Load()`) may be a member instead, as
+    # C#'s properties are capitalised: a use no class of that name answers goes by the
+    # member's name (indexer/resolve.py) rather than to nothing.
+    receivers_may_be_members: bool = field(compare=False)
     folder: Path = field(compare=False)
 
     def parsed_text(self, source: bytes) -> bytes:
@@ -131,6 +135,7 @@ def _read_spec(folder: Path) -> LanguageSpec:
         claim_markers=tuple(data.get("claim_markers", ())),
         macro_blanks=tuple(re.compile(p.encode(), re.MULTILINE) for p in data.get("macro_blanks", ())),
         conditionals=bool(data.get("conditionals", False)),
+        receivers_may_be_members=bool(data.get("receivers_may_be_members", False)),
         folder=folder,
     )
 

@@ -51,7 +51,9 @@ DOCUMENTS = "doc.documents"
 # that type in a file defining it, else (inherited) the plain name, and nothing when the
 # repository does not define the type (`Object.keys`, `Arc::new`). 16: a qualified use
 # finds a nested definition by its last two parts (`Util.build` for `Shop.Util.build`).
-RESOLVE_RULES = "16"
+# 17: where a receiver may be a member (C#'s capitalised properties, language.toml
+# `receivers_may_be_members`), a qualified use no class answers goes by its last name.
+RESOLVE_RULES = "17"
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand
@@ -656,8 +658,9 @@ class Resolver:
                 members = [d for d in self._defs(last) if d[0] in homes]
                 if members:
                     return self._pick(_ids(last, members), path, imported)
-                if not homes or last[:1].isupper():  # a module or a type: none
-                    return []
+                spec = self._spec_of(path)
+                if (not homes or last[:1].isupper()) and not (spec and spec.receivers_may_be_members):
+                    return []  # a module or a type: none
                 name = last
         found = self._defs(name)
         if not found:

@@ -51,9 +51,16 @@
   function: [
     (identifier) @name
     (generic_name (identifier) @name)
-    (member_access_expression name: (identifier) @name)
-    (member_access_expression name: (generic_name (identifier) @name))
   ]) @reference.call
+
+; `Config.Load(x)`: its receiver is @qualifier, and indexer/extract.py names the call
+; `Config.Load` when the receiver is spelled as a class: it then resolves to that
+; class's, not to any `Load` in sight (indexer/resolve.py; a property spelled so,
+; `Logger.Log()`, falls back to the name: language.toml `receivers_may_be_members`).
+(invocation_expression
+  function: (member_access_expression
+    expression: (_) @qualifier
+    name: [(identifier) @name (generic_name (identifier) @name)])) @reference.call
 
 ; `new Foo(...)` is a call to Foo's constructor.
 (object_creation_expression
