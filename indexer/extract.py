@@ -30,7 +30,8 @@ PARTIAL_WARNING = "syntax errors"
 # (@qualifier changed no output of a query without it: it came with the queries that
 # use it, whose change re-parses their languages' files.)
 # 3: a file without a last newline is parsed with one (LanguageSpec.parsed_text); one
-# that `#if`s break is parsed again without them (`_without_conditionals`).
+# that `#if`s break is parsed again without them (`_without_conditionals`); a name
+# matched with its receiver and without is one reference.
 EXTRACT_RULES = "3"
 # A receiver spelled as a class: `Config`, `models.User`, `http::StatusCode`, `\App\Foo`
 # (by its last name); not `self`, `LOGGER`, `Self`, `Vec::<u8>`, a call or a string.
@@ -354,8 +355,13 @@ class Extractor:
         # A def's head that is a call too (Elixir's `def run(x)`) calls nothing; a name that
         # is a type use as well (Rust's `impl Display for Error`) stays a use.
         named = {d[1].id for d in ordered}
+        # A name matched with its receiver and without (Dart's flat selectors have no
+        # field to tell them apart) is one reference: the one that knows the receiver.
+        qualified = {(n.id, kind) for n, kind, qualifier in refs if qualifier is not None}
         for name_node, kind, qualifier in refs:
             if kind == "call" and name_node.id in named:
+                continue
+            if qualifier is None and (name_node.id, kind) in qualified:
                 continue
             offset = name_node.start_byte
             scope = None

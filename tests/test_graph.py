@@ -387,7 +387,7 @@ def test_rust_names_are_found_where_a_crate_root_re_exports_them_from(tmp_path):
 
 
 def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
-    """Python's, TypeScript's, Java's, Scala's, Ruby's and C#'s `Config.load()` and Rust's
+    """Python's, TypeScript's, Java's, Scala's, Ruby's, C#'s and Dart's `Config.load()` and Rust's
     `Other::new()` are that class's `load` or `new`, not the one of every file in sight,
     nested or not, numbered or not (`Router~3.new`: the struct and `impl Clone` come
     first); `Object.keys(o)`, `Objects.equals(a, b)` name a class the repository does not
@@ -429,6 +429,9 @@ def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
         "cs/Sink.cs": "namespace Acme {\n  public class Sink {\n    public void WriteLine(string s) {}\n  }\n}\n",
         "cs/App.cs": "namespace Acme {\n  class App {\n    Config Run() { return Config.Load(); }\n"
                      "    void Say() { Console.WriteLine(\"x\"); }\n  }\n}\n",
+        "dart/lib/config.dart": "class Config {\n  static Config load() => Config();\n}\n",
+        "dart/lib/store.dart": "class Store {\n  int load() => 1;\n}\n",
+        "dart/lib/app.dart": "import 'config.dart';\nimport 'store.dart';\n\nConfig run() => Config.load();\n",
     }
     calls = links(indexed(tmp_path, files), "code.calls")
     # C#: the class's `Load`; a receiver no class answers may be a property (C#'s are
@@ -436,6 +439,8 @@ def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
     assert ("cs/App.cs#Acme.App.Run", "cs/Config.cs#Acme.Config.Load") in calls
     assert ("cs/App.cs#Acme.App.Run", "cs/Store.cs#Acme.Store.Load") not in calls
     assert ("cs/App.cs#Acme.App.Say", "cs/Sink.cs#Acme.Sink.WriteLine") in calls
+    assert ("dart/lib/app.dart#run", "dart/lib/config.dart#Config.load") in calls
+    assert ("dart/lib/app.dart#run", "dart/lib/store.dart#Store.load") not in calls
     assert ("src/main.rs#build", "src/other.rs#Other~2.new") in calls
     assert ("src/main.rs#build", "src/router.rs#Router~3.new") not in calls
     assert ("src/main.rs#main", "src/router.rs#Router~3.new") in calls

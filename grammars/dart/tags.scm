@@ -47,6 +47,15 @@
  .
  (selector (argument_part)))
 
+; `Config.load()`: its receiver, a name right before it, is @qualifier, and
+; indexer/extract.py names the call `Config.load` when the receiver is spelled as a
+; class: it then resolves to that class's, not to any `load` in sight.
+((identifier) @qualifier
+ .
+ (selector (unconditional_assignable_selector (identifier) @name)) @reference.call
+ .
+ (selector (argument_part)))
+
 (superclass (type_identifier) @name @reference.type)
 
 (formal_parameter (type_identifier) @name @reference.type)
