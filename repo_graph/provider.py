@@ -150,7 +150,7 @@ class RepoProvider:
 
             return build
 
-        packed = pack((builder(c) for c in candidates), len(candidates), q.max_tokens, q.max_frames,
+        packed = pack(((c.node.path, builder(c)) for c in candidates), len(candidates), q.max_tokens, q.max_frames,
                       files=len({c.node.path for c in candidates}))
         return m.QueryResult(tuple(packed.frames), packed.truncated, packed.dropped if packed.truncated else None)
 

@@ -354,3 +354,9 @@ def test_b_one_file_does_not_take_the_whole_budget_when_others_are_relevant(prov
     assert "policy.py#retry_policy" in ids
     helpers = [f for f in frames if f["id"].startswith("helpers.py")]
     assert sum(f["token_cost"] for f in helpers) > 300  # what no one else wanted was given back
+    # The same in frames: with tokens to spare, half the frames (rounded up), then the
+    # policy, then the helpers again, since nothing else is left to share with.
+    for max_frames in (3, 10):
+        ids = [f["id"] for f in frames_of(p.query(goal="retry helper attempt", max_tokens=8000, max_frames=max_frames))]
+        assert len(ids) == max_frames and "policy.py#retry_policy" in ids
+        assert sum(i.startswith("helpers.py") for i in ids) == max_frames - 1
