@@ -873,6 +873,24 @@ def test_restructuredtext_docs_are_sections_that_document_the_code_they_name(pro
     assert any(r["rel"] == "doc.documents" and r["target_uri"].endswith("#RetryPolicy") for r in top["relations"])
 
 
+def test_a_zig_block_with_no_name_is_a_symbol_its_words_are_found_in(tmp_path):
+    """`test { ... }`, `test name { ... }` and `comptime { ... }` after a function were in
+    no symbol, so what they call could not be searched for."""
+    from repo_graph import ranking
+
+    index = RepoIndex(make_repo(tmp_path / "zig", {
+        "src/lib.zig": "const std = @import(\"std\");\n\npub fn parse() void {}\n\n"
+                       "test parse {\n    parse();\n}\n\ntest {\n    std.testing.refAllDeclsRecursive(@This());\n}\n\n"
+                       "comptime {\n    std.debug.assert(checkLayout());\n}\n",
+        "src/other.zig": "pub fn refresh() void {}\n",
+    }), cache_dir=tmp_path / "cache")
+    index.refresh()
+    assert ranking.rank(index, "refAllDeclsRecursive", set())[0].node.id == "src/lib.zig#test"
+    assert ranking.rank(index, "checkLayout", set())[0].node.id == "src/lib.zig#comptime"
+    assert index.store.node("src/lib.zig#test(parse)") is not None
+    index.close()
+
+
 def test_a_question_lets_the_guide_answer_and_a_change_leads_to_the_code(tmp_path):
     """"How do I enable compression?" is answered by the guide's section, though it
     names no code; "Enable compression for small bodies" describes a change to make,

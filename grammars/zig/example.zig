@@ -23,3 +23,15 @@ const MAX_TIMEOUT: u32 = 30;
 test "delay grows" {
     try std.testing.expect(RetryPolicy.delay(.{}, 2) > 0);
 }
+
+test makeClient {
+    _ = try makeClient(std.testing.allocator);
+}
+
+test {
+    std.testing.refAllDecls(@This());
+}
+
+comptime {
+    std.debug.assert(MAX_TIMEOUT > 0);
+}

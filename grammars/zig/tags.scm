@@ -18,6 +18,22 @@
   "test" @callee
   (string (string_content) @name)) @definition.test
 
+; test retryDelay { ... } tests a declaration (a doctest): `test(retryDelay)`.
+(test_declaration
+  "test" @callee
+  (identifier) @name) @definition.test
+
+; test { ... } and comptime { ... } have no name: the keyword is theirs. Without them
+; what they say (`std.testing.refAllDecls(@This())`) was in no symbol's text.
+(test_declaration
+  "test" @name
+  .
+  (block)) @definition.test
+
+(source_file
+  (comptime_declaration
+    "comptime" @name) @definition.block)
+
 ; Top-level `const MAX_TIMEOUT: u32 = 30;` in upper case.
 (source_file
   (variable_declaration
