@@ -140,8 +140,27 @@ def _tokenizer(args):
     return Tokenizer(_cache_dir(args) or default_cache_dir()).start()
 
 
+def _http_listener(args):
+    """`serve --http`: the socket bound and the flags checked before any work starts.
+    The URL and token go to <cache>/http/<repository's database name>.json (docs/http.md)."""
+    from indexer.store import db_path_for
+
+    from .transports.http import Listener
+
+    db = db_path_for(_repo(args.path), _cache_dir(args))
+    try:
+        return Listener.open(args.http, state_path=db.parent / "http" / f"{db.stem}.json",
+                             allow_remote=args.allow_remote, token_file=args.token_file,
+                             no_token=args.no_token, timeout=args.http_timeout)
+    except (ValueError, OSError) as exc:
+        raise CliError(f"--http {args.http}: {exc}" if isinstance(exc, OSError) else str(exc)) from exc
+
+
 def cmd_serve(args) -> int:
     _repo(args.path)  # a bad path is a usage failure now, not a silent empty provider
+    if not args.http and (args.allow_remote or args.token_file or args.no_token):
+        raise CliError("--allow-remote, --token-file and --no-token go with --http")
+    listener = _http_listener(args) if args.http else None
     tokenizer = _tokenizer(args)
     from .provider import RepoProvider
     from .session import Session
@@ -149,6 +168,8 @@ def cmd_serve(args) -> int:
 
     provider = RepoProvider(tokenizer=tokenizer)
     provider.start_indexing(lambda: _open_index(args), watch=not args.no_watch)
+    if listener is not None:
+        return listener.serve(lambda: Session(provider))
     return stdio.serve(Session(provider))
 
 
@@ -219,11 +240,23 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.set_defaults(func=cmd_index)
 
-    p = sub.add_parser("serve", help="run the stdio provider (what a host launches)",
-                       description="Serve CGP over stdin/stdout for the repository at PATH.")
+    p = sub.add_parser("serve", help="run the provider (stdio, what a host launches; or --http)",
+                       description="Serve CGP over stdin/stdout (or, with --http, streamable HTTP) "
+                                   "for the repository at PATH.")
     p.add_argument("path", nargs="?", default=".", metavar="PATH")
     p.add_argument("--no-watch", action="store_true",
                    help="do not watch the tree (files are still checked against disk when answering)")
+    p.add_argument("--http", metavar="[HOST:]PORT",
+                   help="serve streamable HTTP on 127.0.0.1 (or HOST) instead of stdio; PORT 0 picks a free "
+                        "port; the URL and token go to a file only you can read (docs/http.md)")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="with --http: allow an address other machines can reach (the token stays required)")
+    p.add_argument("--token-file", metavar="FILE",
+                   help="with --http: the token to require, read from FILE (mode 0600); default: a new random one")
+    p.add_argument("--no-token", action="store_true",
+                   help="with --http on loopback: require no token (any local program can then query)")
+    p.add_argument("--http-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="with --http: how long a request's head or body may take, and an idle connection stay open")
     common(p)
     p.set_defaults(func=cmd_serve)
 
