@@ -5,6 +5,7 @@ session.py's, with a new Session per POST because over HTTP each POST stands alo
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import os
 import signal
@@ -190,7 +191,25 @@ class Listener:
         if not timeout > 0:
             raise ValueError("--http-timeout must be a positive number of seconds")
         token = None if no_token else read_token(token_file) if token_file else new_token()
-        return cls(address, token, state_path, timeout)
+        listener = cls(address, token, state_path, timeout)
+        try:
+            listener._claim()
+        except ValueError:
+            listener.sock.close()
+            raise
+        return listener
+
+    def _claim(self) -> None:
+        """One server per repository and cache, since hosts find it by the state file:
+        a lock beside it, held while serving (the kernel drops it if the process dies)."""
+        self.state_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(self.state_path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise ValueError(f"another server serves this repository; its URL is in {self.state_path}") from None
+        self._lock_fd = fd
 
     def _announce(self) -> None:
         state = {"url": self.url, "token": self.token, "pid": os.getpid()}
@@ -207,12 +226,8 @@ class Listener:
             say("repo-graph: warning: --no-token: any program on this machine, of any user, can query this index\n")
 
     def _forget(self) -> None:
-        """Remove the state file, unless another server has written its own since."""
-        try:
-            if json.loads(self.state_path.read_text(encoding="utf-8")).get("pid") == os.getpid():
-                self.state_path.unlink()
-        except (OSError, ValueError):
-            pass
+        """No stale URL is left behind (the lock says no other server wrote it since)."""
+        self.state_path.unlink(missing_ok=True)
 
     def serve(self, new_session) -> int:
         """Serve until SIGINT or SIGTERM; `new_session()` makes each POST's Session."""
