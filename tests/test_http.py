@@ -127,7 +127,8 @@ def test_http_protocol_error_is_200_with_an_error_envelope_as_over_stdio(served,
 
 def test_http_verify_answers_verdicts(served, envelope_validator):
     frame = post(served, query()).json()["result"]["frames"][0]
-    request = {"frames": [{"provider_id": "repo-graph", "frame_id": frame["id"], "content_digest": frame["content_digest"]}]}
+    identity = {"provider_id": "repo-graph", "frame_id": frame["id"], "content_digest": frame["content_digest"]}
+    request = {"frames": [identity]}
     reply = post(served, {"type": "verify", "id": "v1", "request": request})
     assert reply.status == 200
     verified = reply.json()
@@ -219,7 +220,8 @@ def test_http_s2_origin_other_than_the_same_loopback_origin_is_403(served, envel
 
 def test_http_s2_the_same_loopback_origin_is_accepted(served):
     assert post(served, HANDSHAKE, headers=[("Origin", f"http://127.0.0.1:{served.port}")]).status == 200
-    reply = post(served, HANDSHAKE, host=f"localhost:{served.port}", headers=[("Origin", f"http://localhost:{served.port}")])
+    local = f"localhost:{served.port}"
+    reply = post(served, HANDSHAKE, host=local, headers=[("Origin", f"http://{local}")])
     assert reply.status == 200
 
 
@@ -414,6 +416,24 @@ def test_http_s4_idle_connections_are_closed(impatient):
                                  headers=[("Authorization", f"Bearer {impatient.token}")]))
         assert read_response(sock).status == 200
         assert closed_by_peer(sock)  # kept alive, then idle
+
+
+def test_http_s4_headers_over_16_kib_are_refused(served, envelope_validator):
+    reply = post(served, HANDSHAKE, headers=[("X-Filler", "x" * 17 * 1024)])
+    assert reply.status == 431  # whole in one read: h11 took it, the guard counts it
+    with socket.create_connection(("127.0.0.1", served.port), timeout=30) as sock:
+        sock.sendall(raw_request(served.port, headers=[("X-Filler", "x" * 17 * 1024)])[:-4])  # never finished
+        assert sock.recv(64).startswith(b"HTTP/1.1 400")  # h11's own cap on a head under way
+    assert_answers(served, envelope_validator)
+    assert_answers(served, envelope_validator)
+
+
+def test_http_s3_state_folder_others_can_write_is_refused_at_start(start, tmp_path):
+    (tmp_path / "cache" / "http").mkdir(parents=True)
+    (tmp_path / "cache" / "http").chmod(0o777)
+    server = start(wait=False)
+    assert server.proc.wait(timeout=60) == 1
+    assert "is not yours alone" in server.stderr()
 
 
 # -- S5: refusals leave the server serving ---------------------------------------------

@@ -19,7 +19,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..protocol import encode
 from ..protocol.errors import BAD_REQUEST
-from .http_guard import MAX_BODY_BYTES, SERVED_PATH, Address, Guard, Refusal, new_token, parse_address, read_token
+from .http_guard import (MAX_BODY_BYTES, MAX_HEAD_BYTES, SERVED_PATH, Address, Guard, Refusal, new_token,
+                         parse_address, read_token)
 
 # Sessions answered at once; the rest wait their turn in order. The interpreter's lock
 # runs about one thread of Python at a time, so on the stdlib 1, 2, 4 and 8 workers give
@@ -27,7 +28,6 @@ from .http_guard import MAX_BODY_BYTES, SERVED_PATH, Address, Guard, Refusal, ne
 # 4 let a handshake through while 3 slow queries run (benchmarks/README.md, "HTTP").
 WORKERS = 4
 MAX_CONNECTIONS = 128  # past this uvicorn answers 503 and the rest keep being served
-MAX_HEAD_BYTES = 16 * 1024  # a request line and headers; h11 refuses more with 400
 DEFAULT_TIMEOUT = 10.0
 
 
@@ -208,7 +208,11 @@ class Listener:
     def _claim(self) -> None:
         """One server per repository and cache, since hosts find it by the state file:
         a lock beside it, held while serving (the kernel drops it if the process dies)."""
-        self.state_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        folder = self.state_path.parent
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = folder.stat()
+        if st.st_uid != os.getuid() or st.st_mode & 0o022:  # S3: no one else may swap the file hosts read
+            raise ValueError(f"{folder} is not yours alone (owner or write bits): the token file cannot go there")
         fd = os.open(self.state_path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

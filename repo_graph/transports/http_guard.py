@@ -16,6 +16,7 @@ from urllib.parse import parse_qs
 
 SERVED_PATH = "/cgp"
 MAX_BODY_BYTES = 8 * 1024 * 1024  # S4: as stdio's longest line
+MAX_HEAD_BYTES = 16 * 1024  # S4: h11 refuses a longer head only while it is incomplete
 MIN_TOKEN_CHARS = 16
 
 
@@ -132,6 +133,8 @@ class Guard:
 
     def check(self, scope: dict) -> Refusal | None:
         headers = scope["headers"]
+        if sum(len(k) + len(v) + 4 for k, v in headers) > MAX_HEAD_BYTES:
+            return Refusal(431, f"the headers are over {MAX_HEAD_BYTES} bytes")  # S4
         hosts = [v.decode("latin-1").lower() for k, v in headers if k == b"host"]
         if len(hosts) != 1 or not self._host_allowed(hosts[0]):
             return Refusal(421, "the Host header does not name this server's address and port")  # S2
