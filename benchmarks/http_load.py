@@ -21,7 +21,7 @@ warmed by its start-up catch-up pass ("index ready") and a few queries.
    empty. Per request: the round trip; per level: requests per second over the wall
    time, p50, p99, the slowest, errors (anything but `200` with a `frames` envelope,
    or a failed connection), answers over 2 s, and the server's RSS after the level
-   (VmRSS) and its peak (VmHWM) from /proc.
+   (VmRSS) and its peak (VmHWM) from /proc (the stdio server's after step 1, beside).
 
 Targets (issue 38): HTTP p50 at 1 client at most 1.5x stdio's; at 32 clients no error
 and no answer over 2 s. Each figure is one run; the load average is printed with them.
@@ -81,6 +81,12 @@ def _wait_for(path: Path, pattern: str, proc: subprocess.Popen, timeout: float =
         time.sleep(0.05)
 
 
+def memory_mb(pid: int) -> tuple[float, float]:
+    """(VmRSS, VmHWM) of a server, in MB."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
 class Stdio:
     """`serve` over NDJSON pipes, one request at a time."""
 
@@ -125,11 +131,6 @@ class Http:
         response = conn.getresponse()
         body = response.read()
         return response.status, (json.loads(body) if body else None)
-
-    def memory_mb(self) -> tuple[float, float]:
-        """(VmRSS, VmHWM) of the server, in MB."""
-        fields = dict(line.split(":", 1) for line in Path(f"/proc/{self.p.pid}/status").read_text().splitlines())
-        return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
     def close(self) -> None:
         self.p.terminate()
@@ -187,7 +188,7 @@ def many_clients(http: Http, queries: list[dict], clients: int, requests: int) -
     for t in threads:
         t.join()
     wall = time.perf_counter() - start
-    rss, peak = http.memory_mb()
+    rss, peak = memory_mb(http.p.pid)
     return {"clients": clients, "requests": len(latencies), "seconds": wall, "per_second": len(latencies) / wall,
             "p50_ms": percentile(latencies, 50), "p99_ms": percentile(latencies, 99), "max_ms": max(latencies),
             "errors": len(errors), "error_kinds": sorted(set(errors))[:5],
@@ -201,7 +202,7 @@ def print_table(res: dict) -> None:
     print(f"1 client, {one['queries']} queries alternating: stdio p50 {one['stdio_p50_ms']:.1f} ms "
           f"p99 {one['stdio_p99_ms']:.1f} ms | HTTP p50 {one['http_p50_ms']:.1f} ms p99 {one['http_p99_ms']:.1f} ms | "
           f"HTTP/stdio p50 {one['p50_ratio']:.2f} (target <= {TARGETS['p50_over_stdio_1_client']}) | "
-          f"errors {one['errors']}")
+          f"errors {one['errors']} | stdio server RSS {one['stdio_rss_mb']:.0f} MB")
     print("| clients | requests | req/s | p50 ms | p99 ms | slowest ms | errors | over 2 s | RSS MB | peak RSS MB |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in res["levels"]:
@@ -243,6 +244,7 @@ def main(argv=None) -> int:
             one_client(stdio, http, queries[:10])
             log(f"1 client: {len(queries)} queries, alternating stdio and HTTP")
             s_ms, h_ms, one_errors = one_client(stdio, http, queries)
+            stdio_rss, stdio_peak = memory_mb(stdio.p.pid)
             stdio.close()
             levels = []
             for clients in LEVELS:
@@ -260,7 +262,8 @@ def main(argv=None) -> int:
             "one_client": {"queries": len(queries), "errors": one_errors,
                            "stdio_p50_ms": percentile(s_ms, 50), "stdio_p99_ms": percentile(s_ms, 99),
                            "http_p50_ms": percentile(h_ms, 50), "http_p99_ms": percentile(h_ms, 99),
-                           "p50_ratio": percentile(h_ms, 50) / percentile(s_ms, 50)},
+                           "p50_ratio": percentile(h_ms, 50) / percentile(s_ms, 50),
+                           "stdio_rss_mb": stdio_rss, "stdio_peak_rss_mb": stdio_peak},
             "levels": levels, "targets": TARGETS,
             "server_stderr_suspect": [line for line in stderr.splitlines()
                                       if re.search(r"warning|error|traceback", line, re.I)][:10],

@@ -23,9 +23,10 @@ from .http_guard import (MAX_BODY_BYTES, MAX_HEAD_BYTES, SERVED_PATH, Address, G
                          parse_address, read_token)
 
 # Sessions answered at once; the rest wait their turn in order. The interpreter's lock
-# runs about one thread of Python at a time, so on the stdlib 1, 2, 4 and 8 workers give
-# the same throughput at 32 clients, and each adds its own SQLite cache (about 37 MB):
-# 4 let a handshake through while 3 slow queries run (benchmarks/README.md, "HTTP").
+# runs about one thread of Python at a time: on the stdlib, 1, 2, 4 and 8 workers gave
+# the same throughput at 32 clients (within a shared machine's noise), each adding its
+# own SQLite cache (~37 MB). 4 let a handshake through while 3 slow queries run
+# (benchmarks/README.md, "HTTP transport under load").
 WORKERS = 4
 MAX_CONNECTIONS = 128  # past this uvicorn answers 503 and the rest keep being served
 DEFAULT_TIMEOUT = 10.0
