@@ -22,6 +22,8 @@ warmed by its start-up catch-up pass ("index ready") and a few queries.
    time, p50, p99, the slowest, errors (anything but `200` with a `frames` envelope,
    or a failed connection), answers over 2 s, and the server's RSS after the level
    (VmRSS) and its peak (VmHWM) from /proc (the stdio server's after step 1, beside).
+   Also the server's own CPU time per request (/proc/PID/stat, user + system), which
+   the load of other processes on the machine does not inflate as it does wall time.
 
 Targets (issue 38): HTTP p50 at 1 client at most 1.5x stdio's; at 32 clients no error
 and no answer over 2 s. Each figure is one run; the load average is printed with them.
@@ -87,6 +89,13 @@ def memory_mb(pid: int) -> tuple[float, float]:
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (its children, like the tokenizer's
+    helper, not included): a cost that does not move with the machine's load."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Stdio:
     """`serve` over NDJSON pipes, one request at a time."""
 
@@ -137,10 +146,12 @@ class Http:
         self.p.wait(30)
 
 
-def one_client(stdio: Stdio, http: Http, queries: list[dict]) -> tuple[list[float], list[float], int]:
-    """Alternating stdio and HTTP, one request at a time: (stdio ms, HTTP ms, errors)."""
+def one_client(stdio: Stdio, http: Http, queries: list[dict]):
+    """Alternating stdio and HTTP, one request at a time: (stdio ms, HTTP ms, errors,
+    (stdio, HTTP) server CPU ms per query)."""
     conn = http.connect()
     s_ms, h_ms, errors = [], [], 0
+    s_cpu, h_cpu = cpu_seconds(stdio.p.pid), cpu_seconds(http.p.pid)
     for i, q in enumerate(queries):
         t = time.perf_counter()
         reply = stdio.query(q)
@@ -150,7 +161,9 @@ def one_client(stdio: Stdio, http: Http, queries: list[dict]) -> tuple[list[floa
         h_ms.append((time.perf_counter() - t) * 1000)
         errors += reply.get("type") != "frames" or status != 200 or answer.get("type") != "frames"
     conn.close()
-    return s_ms, h_ms, errors
+    per_query = ((cpu_seconds(stdio.p.pid) - s_cpu) * 1000 / len(queries),
+                 (cpu_seconds(http.p.pid) - h_cpu) * 1000 / len(queries))
+    return s_ms, h_ms, errors, per_query
 
 
 def many_clients(http: Http, queries: list[dict], clients: int, requests: int) -> dict:
@@ -182,17 +195,20 @@ def many_clients(http: Http, queries: list[dict], clients: int, requests: int) -
         conn.close()
 
     threads = [threading.Thread(target=client) for _ in range(clients)]
+    cpu = cpu_seconds(http.p.pid)
     start = time.perf_counter()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     wall = time.perf_counter() - start
+    cpu = cpu_seconds(http.p.pid) - cpu
     rss, peak = memory_mb(http.p.pid)
     return {"clients": clients, "requests": len(latencies), "seconds": wall, "per_second": len(latencies) / wall,
             "p50_ms": percentile(latencies, 50), "p99_ms": percentile(latencies, 99), "max_ms": max(latencies),
             "errors": len(errors), "error_kinds": sorted(set(errors))[:5],
-            "over_2s": sum(ms > SLOW_S * 1000 for ms in latencies), "rss_mb": rss, "peak_rss_mb": peak}
+            "over_2s": sum(ms > SLOW_S * 1000 for ms in latencies), "rss_mb": rss, "peak_rss_mb": peak,
+            "cpu_ms_per_request": cpu * 1000 / len(latencies)}
 
 
 def print_table(res: dict) -> None:
@@ -202,12 +218,15 @@ def print_table(res: dict) -> None:
     print(f"1 client, {one['queries']} queries alternating: stdio p50 {one['stdio_p50_ms']:.1f} ms "
           f"p99 {one['stdio_p99_ms']:.1f} ms | HTTP p50 {one['http_p50_ms']:.1f} ms p99 {one['http_p99_ms']:.1f} ms | "
           f"HTTP/stdio p50 {one['p50_ratio']:.2f} (target <= {TARGETS['p50_over_stdio_1_client']}) | "
-          f"errors {one['errors']} | stdio server RSS {one['stdio_rss_mb']:.0f} MB")
-    print("| clients | requests | req/s | p50 ms | p99 ms | slowest ms | errors | over 2 s | RSS MB | peak RSS MB |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          f"errors {one['errors']} | server CPU per query: stdio {one['stdio_cpu_ms_per_query']:.1f} ms, "
+          f"HTTP {one['http_cpu_ms_per_query']:.1f} ms | stdio server RSS {one['stdio_rss_mb']:.0f} MB")
+    print("| clients | requests | req/s | p50 ms | p99 ms | slowest ms | errors | over 2 s | server CPU ms/request "
+          "| RSS MB | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in res["levels"]:
         print(f"| {r['clients']} | {r['requests']} | {r['per_second']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
-              f"{r['max_ms']:.0f} | {r['errors']} | {r['over_2s']} | {r['rss_mb']:.0f} | {r['peak_rss_mb']:.0f} |")
+              f"{r['max_ms']:.0f} | {r['errors']} | {r['over_2s']} | {r['cpu_ms_per_request']:.1f} | "
+              f"{r['rss_mb']:.0f} | {r['peak_rss_mb']:.0f} |")
 
 
 def main(argv=None) -> int:
@@ -241,9 +260,9 @@ def main(argv=None) -> int:
             stdio.ask({"type": "handshake", "protocol_version": "contextgraph/1.0"})
             _wait_for(stdio.err, "index ready", stdio.p)
             _wait_for(http.err, "index ready", http.p)
-            one_client(stdio, http, queries[:10])
+            one_client(stdio, http, queries[:10])  # warm-up
             log(f"1 client: {len(queries)} queries, alternating stdio and HTTP")
-            s_ms, h_ms, one_errors = one_client(stdio, http, queries)
+            s_ms, h_ms, one_errors, (s_cpu, h_cpu) = one_client(stdio, http, queries)
             stdio_rss, stdio_peak = memory_mb(stdio.p.pid)
             stdio.close()
             levels = []
@@ -263,7 +282,8 @@ def main(argv=None) -> int:
                            "stdio_p50_ms": percentile(s_ms, 50), "stdio_p99_ms": percentile(s_ms, 99),
                            "http_p50_ms": percentile(h_ms, 50), "http_p99_ms": percentile(h_ms, 99),
                            "p50_ratio": percentile(h_ms, 50) / percentile(s_ms, 50),
-                           "stdio_rss_mb": stdio_rss, "stdio_peak_rss_mb": stdio_peak},
+                           "stdio_rss_mb": stdio_rss, "stdio_peak_rss_mb": stdio_peak,
+                           "stdio_cpu_ms_per_query": s_cpu, "http_cpu_ms_per_query": h_cpu},
             "levels": levels, "targets": TARGETS,
             "server_stderr_suspect": [line for line in stderr.splitlines()
                                       if re.search(r"warning|error|traceback", line, re.I)][:10],
