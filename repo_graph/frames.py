@@ -57,11 +57,14 @@ def citation_label(node: NodeRow) -> str:
     return f"{name} {lines}"
 
 
-def display_name(node_id: str) -> str:
-    if node_id == ".":
+def display_name(path: str, fragment: str) -> str:
+    if path == ".":
         return "(repository root)"
-    path, _, fragment = node_id.partition("#")
     return f"{fragment} ({path})" if fragment else path
+
+
+def _fragment(node: NodeRow) -> str:
+    return node.id[len(node.path) + 1 :] if node.id != node.path else ""
 
 
 def relations(index, node: NodeRow, prefer: frozenset[str]) -> tuple[m.Relation, ...]:
@@ -81,9 +84,8 @@ def relations(index, node: NodeRow, prefer: frozenset[str]) -> tuple[m.Relation,
                 found.append((_OUTGOING[rel], target))
     found = list(dict.fromkeys(found))
     found.sort(key=lambda rt: (rt[1] not in prefer, rt[0] != m.REL_DEFINED_IN))
-    return tuple(
-        m.Relation(rel, node_uri(index.root, target), display_name(target)) for rel, target in found[:MAX_RELATIONS]
-    )
+    named = [(rel, index.split_id(target)) for rel, target in found[:MAX_RELATIONS]]
+    return tuple(m.Relation(rel, node_uri(index.root, *where), display_name(*where)) for rel, where in named)
 
 
 def header_spans(index, node: NodeRow) -> list[tuple[int, int]]:
@@ -126,7 +128,7 @@ def build_header(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefe
         title=f"{node.title or node.name} (header)",
         content=content,
         content_digest=content_digest,
-        uri=node_uri(index.root, node.id),
+        uri=node_uri(index.root, node.path, _fragment(node)),
         score=score,
         token_cost=token_cost(content),
         canonical_token_cost=tokenizer.count(content, content_digest),
@@ -156,7 +158,7 @@ def build(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: froz
         title=node.title or node.name or node.id,  # F2
         content=content,
         content_digest=content_digest,
-        uri=node_uri(index.root, node.id),
+        uri=node_uri(index.root, node.path, _fragment(node)),
         score=score,
         token_cost=token_cost(content),  # B3
         canonical_token_cost=tokenizer.count(content, content_digest),

@@ -36,8 +36,8 @@ class Session:
         except ProtocolError as exc:
             return Reply(encode.error(exc.code, exc.message, exc.request_id or request_id))
         except Exception as exc:  # a bug of ours must not end the session (R1)
-            traceback.print_exc(file=sys.stderr)
-            return Reply(encode.error(INTERNAL, f"internal error: {type(exc).__name__}: {exc}", request_id))
+            traceback.print_exc(limit=-8, file=sys.stderr)  # the frames nearest the fault, not megabytes
+            return Reply(encode.error(INTERNAL, f"internal error: {type(exc).__name__}: {str(exc)[:200]}", request_id))
 
     def _dispatch(self, message) -> Reply:
         if isinstance(message, m.Handshake):
