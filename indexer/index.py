@@ -396,8 +396,10 @@ class RepoIndex:
         # process may fork: serve's threads would leave their locks copied, held.
         # Linux only (macOS's system libraries do not survive a fork).
         alone = sys.platform == "linux" and threading.active_count() == 1
+        if not alone:
+            pool.quiet_tracker()
         executor = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork" if alone else "spawn"),
-                                       initializer=pool.worker_init)
+                                       initializer=pool.worker_init, initargs=(os.getpid(),))
         if alone:
             executor.submit(int).result()  # fork every worker now, from this thread, before any other starts
         return executor, True
@@ -529,11 +531,12 @@ class RepoIndex:
         pending: list[tuple[WalkedFile, FileRecord | None, FileState | None]] = []
         last_commit = time.monotonic()
 
-        def flush():
+        def flush(final: bool = False):
             nonlocal last_commit
             if not pending:
                 return
-            give_way()
+            if not final:  # on the way out (a stop, an error) what was parsed is written, no pause
+                give_way()
             with self.store.transaction():
                 for walked, record, old in pending:
                     if record is None:
@@ -575,7 +578,7 @@ class RepoIndex:
             if owned:
                 executor.shutdown(cancel_futures=True)
             if bulk:
-                flush()
+                flush(final=True)
         flush()
 
     def _link(self, lap) -> None:

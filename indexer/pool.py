@@ -12,6 +12,7 @@ import gc
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 
@@ -31,7 +32,7 @@ _local = threading.local()  # one registry and parser set per worker thread (tre
 _collect_per_task = False  # set in our parsing processes: see worker_init
 
 
-def worker_init() -> None:
+def worker_init(parent: int) -> None:
     """Run first in each parsing process. A task allocates hundreds of thousands of
     small objects (nodes, terms, uses) that all live until it returns, so the cyclic
     collector's passes meanwhile find nothing to free: off, with one young-generation
@@ -42,14 +43,25 @@ def worker_init() -> None:
     gc.disable()
     _collect_per_task = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = os.getppid()
 
-    def end_with_parent():
+    def end_with_parent():  # `parent` comes from the parent: it may be gone before this runs
         while os.getppid() == parent:
             time.sleep(PARENT_POLL_SECONDS)
         os._exit(0)  # orphaned: nobody will read what this worker would send
 
     threading.Thread(target=end_with_parent, name="repo-graph-orphan-check", daemon=True).start()
+
+
+_TRACKER_LEAK_WARNING = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def quiet_tracker() -> None:
+    """A spawned pool starts multiprocessing's resource tracker, which warns at its
+    exit of the pool's semaphores when we stopped without closing the pool (SIGTERM,
+    a host's shutdown): nothing leaks (the kernel frees them with us), so the warning
+    is noise on a host's stderr. The tracker takes its -W options from ours."""
+    if _TRACKER_LEAK_WARNING not in sys.warnoptions:
+        sys.warnoptions.append(_TRACKER_LEAK_WARNING)
 
 
 def _tools() -> tuple[Registry, Extractor]:

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
+from indexer.priority import Stopped
+
 from . import __version__
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
@@ -111,6 +113,15 @@ def _dask_executor(address: str):
 
 def cmd_index(args) -> int:
     index = _open_index(args)
+
+    def stop(signum, frame):  # unwind at the indexer's next pause point: workers end, what was written is kept
+        if index.priority.stopped:
+            raise KeyboardInterrupt(signum)  # asked twice: at once
+        index.priority.stop()
+        args.stopped_by = signum
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
     progress = _Progress(not args.quiet)
     client = executor = None
     if args.dask:
@@ -285,10 +296,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _terminated(signum, frame):
-    raise KeyboardInterrupt(signum)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -296,8 +303,6 @@ def main(argv: list[str] | None = None) -> int:
         if len(args.args) > 2:
             parser.error("query takes [PATH] TEXT; quote the text")
         args.path, args.text = (args.args if len(args.args) == 2 else [".", args.args[0]])
-    if args.command == "index":  # SIGTERM unwinds like Ctrl-C: workers stopped, what was written kept
-        signal.signal(signal.SIGTERM, _terminated)
     try:
         rc = args.func(args)
     except CliError as exc:
@@ -305,9 +310,10 @@ def main(argv: list[str] | None = None) -> int:
         rc = EXIT_FAILURE
     except BrokenPipeError:
         rc = EXIT_OK
-    except KeyboardInterrupt as exc:
+    except (KeyboardInterrupt, Stopped) as exc:
         sys.stderr.write("repo-graph: stopped; what was indexed so far is kept and the next run goes on from it\n")
-        rc = 128 + (exc.args[0] if exc.args else signal.SIGINT)
+        rc = 128 + getattr(args, "stopped_by", exc.args[0] if isinstance(exc, KeyboardInterrupt) and exc.args
+                           else signal.SIGINT)
     sys.stdout.flush() if rc != EXIT_OK or args.command != "serve" else None
     if args.command == "serve":
         sys.stderr.flush()
