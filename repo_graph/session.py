@@ -1,5 +1,7 @@
 """Envelope in, envelopes out, no I/O: the protocol's rules for one connection,
-shared by every transport."""
+shared by every transport. A query or verify needs no handshake before it, on every
+transport (docs/protocol.md): over HTTP each POST stands alone, and the handshake
+settles the version family, nothing a query needs."""
 
 from __future__ import annotations
 

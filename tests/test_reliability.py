@@ -433,3 +433,17 @@ def test_g4_a_class_frame_carries_the_calls_of_its_methods(tmp_path, provider_fa
     assert "Store.load" in service["content"]
     targets = {r["target_uri"].partition("#")[0] for r in service["relations"] if r["rel"] == "code.calls"}
     assert store_uri in targets, service["relations"]
+
+
+def test_a_full_disk_while_serving_is_named_as_such_and_serving_goes_on(tmp_path, provider_factory, tiny_disk):
+    body = "\n".join(f"    name_{i} = other_{i}" for i in range(60))
+    repo = _repo(tmp_path, {f"m{n}.py": f"def f_{n}():\n{body}\n" for n in range(300)})
+    p = provider_factory(repo, args=["--cache-dir", str(tiny_disk)])
+    for _ in range(3):
+        reply = p.query(goal="f_1 name_1", anchors=["m1.py"])
+        assert reply["type"] == "frames" or reply["code"] == "unavailable", reply  # never `internal`
+    p.send({"type": "shutdown"})
+    assert p.proc.wait(60) == 0
+    stderr = p.proc.stderr.read().decode(errors="replace")
+    assert "full" in stderr and str(tiny_disk) in stderr, stderr
+    assert "Traceback" not in stderr and "un-acquired" not in stderr, stderr
