@@ -3,9 +3,11 @@ repository's index. Transport-free; the session calls it."""
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable
 
 from . import anchors as anchors_mod
@@ -67,13 +69,13 @@ class RepoProvider:
 
                 self.watcher = Watcher(self.index).start()
             try:
-                summary = self.index.refresh(count=False)  # the line below says files only
+                summary = self.index.refresh_recovering(count=False)  # the line below says files only
                 sys.stderr.write(
                     f"repo-graph: index ready: {summary.files} files, {summary.parsed} parsed, "
                     f"{summary.unchanged} unchanged, {summary.removed} removed in {summary.seconds:.2f}s\n"
                 )
             except Exception as exc:  # keep serving what is loaded; say why on stderr
-                sys.stderr.write(f"repo-graph: error: indexing failed: {exc!r}\n")
+                sys.stderr.write(f"repo-graph: error: indexing failed: {_cause(exc, self.index)}\n")
                 self.index.ready.set()
             # The anchors' walk needs networkx (0.06-0.2 s of imports): load it now, while
             # the host is idle, not inside its first anchored answer.
@@ -95,8 +97,23 @@ class RepoProvider:
 
     def query(self, q: m.ContextQuery) -> m.QueryResult:
         self._wait_ready()
-        with self.index.priority.answering():  # the indexer pauses meanwhile
+        with self._store_errors(), self.index.priority.answering():  # the indexer pauses meanwhile
             return self._query(self.index, q)
+
+    @contextmanager
+    def _store_errors(self):
+        """A database error is the cache's, not the question's: a damaged file is set
+        aside and rebuilt in the background, anything else (a full disk) is named with
+        the file it concerns. Either way the host is told to retry."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            if self.index.recover(exc):
+                self.start_indexing(watch=False)
+                raise ProtocolError(UNAVAILABLE, "the index cache was damaged: it was set aside and the index is "
+                                                 "being rebuilt; retry shortly") from None
+            sys.stderr.write(f"repo-graph: error: {_cause(exc, self.index)}\n")
+            raise ProtocolError(UNAVAILABLE, f"the index cache failed: {exc}; retry later") from None
 
     def _query(self, index: RepoIndex, q: m.ContextQuery) -> m.QueryResult:
         wanted = {NODE_KIND[k] for k in q.kinds if k in NODE_KIND} if q.kinds else set(NODE_KIND.values())
@@ -106,7 +123,7 @@ class RepoProvider:
         resolved = [anchors_mod.resolve(index, a) for a in q.anchors]
         for r in resolved:
             for node_id in r.node_ids:
-                index.ensure_fresh(node_id.partition("#")[0])  # anchored files are checked against disk now
+                index.ensure_fresh(index.split_id(node_id)[0])  # anchored files are checked against disk now
         seeds = {node_id for r in resolved for node_id in r.node_ids}
         prefer = frozenset(seeds)
         states = {}
@@ -156,5 +173,12 @@ class RepoProvider:
 
     def verify(self, identities) -> list[m.Verdict]:
         self._wait_open()  # verdicts come from disk: no need to wait for a first index
-        with self.index.priority.answering():
+        with self._store_errors(), self.index.priority.answering():
             return verify.verdicts(self.index, identities)
+
+
+def _cause(exc: BaseException, index) -> str:
+    """One line a person can act on: what failed and which file it concerns."""
+    if isinstance(exc, sqlite3.Error):
+        return f"{exc} (index cache {index.store.path})"
+    return f"{type(exc).__name__}: {exc}"
