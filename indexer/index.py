@@ -163,9 +163,13 @@ class RepoIndex:
         """After an operation raised `exc`: when it means the database file is damaged,
         set the file aside and start over with an empty index (the caller refreshes).
         False: the error is another (locked, full disk), and the caller raises it."""
-        if not isinstance(exc, sqlite3.DatabaseError) or not self.store.damaged(exc):
+        if not isinstance(exc, sqlite3.DatabaseError):
             return False
-        with self.lock:
+        with self.lock:  # two threads that met the same damage: the first sets the file aside
+            if self.store.replaced_since_used():
+                return True
+            if not self.store.damaged(exc):
+                return False
             self.ready.clear()
             self.store.replace_damaged()
             self._touched_paths, self._old_ids, self._new_ids = set(), {}, {}

@@ -326,6 +326,12 @@ class Store:
             self._make_private()
             self._open()
 
+    def replaced_since_used(self) -> bool:
+        """Whether the file was replaced after this thread's connection was opened: an
+        error this thread saw may be the old file's, already set aside by another."""
+        held = getattr(self._local, "held", None)
+        return held is not None and held.generation != self._generation
+
     def replace_damaged(self) -> Path:
         """After an operation found the file damaged: set it aside, open a fresh one.
         Every thread's next use reconnects to the new file."""

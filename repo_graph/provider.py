@@ -37,6 +37,8 @@ class RepoProvider:
         self.watcher = None
         self._opened = threading.Event()
         self._open_error: str | None = None
+        self._rebuild_lock = threading.Lock()
+        self._rebuilder: threading.Thread | None = None
         if index is not None:
             self._opened.set()
 
@@ -85,6 +87,12 @@ class RepoProvider:
         thread.start()
         return thread
 
+    def _rebuild(self) -> None:
+        """One background rebuild at a time, however many answers met the damage."""
+        with self._rebuild_lock:
+            if self._rebuilder is None or not self._rebuilder.is_alive():
+                self._rebuilder = self.start_indexing(watch=False)
+
     def _wait_open(self) -> None:
         if not self._opened.wait(FIRST_INDEX_WAIT) or self.index is None:
             raise ProtocolError(UNAVAILABLE, self._open_error or "the index is still being opened; retry shortly")
@@ -109,7 +117,7 @@ class RepoProvider:
             yield
         except sqlite3.DatabaseError as exc:
             if self.index.recover(exc):
-                self.start_indexing(watch=False)
+                self._rebuild()
                 raise ProtocolError(UNAVAILABLE, "the index cache was damaged: it was set aside and the index is "
                                                  "being rebuilt; retry shortly") from None
             sys.stderr.write(f"repo-graph: error: {_cause(exc, self.index)}\n")
