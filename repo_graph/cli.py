@@ -193,6 +193,19 @@ def cmd_serve(args) -> int:
     return stdio.serve(Session(provider))
 
 
+def cmd_mcp(args) -> int:
+    _repo(args.path)
+    from .transports import mcp
+
+    wire = mcp.claim_stdio()  # first: no thread or child started below ever holds the wire
+    tokenizer = _tokenizer(args)
+    from .provider import RepoProvider
+
+    provider = RepoProvider(tokenizer=tokenizer)
+    provider.start_indexing(lambda: _open_index(args), watch=not args.no_watch)
+    return mcp.serve(provider, wire)
+
+
 def cmd_query(args) -> int:
     _repo(args.path)
     tokenizer = _tokenizer(args)
@@ -273,13 +286,22 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.set_defaults(func=cmd_index)
 
+    def served(p):
+        """What a server a host launches takes: the repository and whether to watch it."""
+        p.add_argument("path", nargs="?", default=".", metavar="PATH")
+        p.add_argument("--no-watch", action="store_true",
+                       help="do not watch the tree (files are still checked against disk when answering)")
+        common(p)
+
     p = sub.add_parser("serve", help="run the stdio provider (what a host launches)",
                        description="Serve CGP over stdin/stdout for the repository at PATH.")
-    p.add_argument("path", nargs="?", default=".", metavar="PATH")
-    p.add_argument("--no-watch", action="store_true",
-                   help="do not watch the tree (files are still checked against disk when answering)")
-    common(p)
+    served(p)
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("mcp", help="run the MCP server over stdio (for Claude Code, Cursor, VS Code, ...)",
+                       description="Serve the Model Context Protocol over stdin/stdout for the repository at PATH.")
+    served(p)
+    p.set_defaults(func=cmd_mcp)
 
     p = sub.add_parser("query", help="print the frames a host would get for TEXT",
                        description="Ask a question of the repository at PATH, as a host would.")
@@ -314,8 +336,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("repo-graph: stopped; what was indexed so far is kept and the next run goes on from it\n")
         rc = 128 + getattr(args, "stopped_by", exc.args[0] if isinstance(exc, KeyboardInterrupt) and exc.args
                            else signal.SIGINT)
-    sys.stdout.flush() if rc != EXIT_OK or args.command != "serve" else None
-    if args.command == "serve":
+    sys.stdout.flush() if rc != EXIT_OK or args.command not in ("serve", "mcp") else None
+    if args.command in ("serve", "mcp"):
         sys.stderr.flush()
         os._exit(rc)  # background indexing threads must not delay a clean exit (R2)
     return rc
