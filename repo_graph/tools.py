@@ -16,15 +16,18 @@ from .status import status
 DEFAULT_MAX_TOKENS = 8_000
 # Several hosts reject or spill tool results past about 25,000 tokens.
 HARD_CAP = 20_000
-MIN_TOKENS = 500  # room for the footer and a note, whatever else is asked
+# Room for the footer, a note and one small frame: each frame sent costs its content
+# twice (text and structured copy) and about 250 tokens of citation (id, digest, uri).
+MIN_TOKENS = 1_000
+MIN_QUERY_TOKENS = 100  # the smallest CGP budget asked for when nothing fit once rendered
 DEFAULT_MAX_FRAMES = 12
 MAX_FRAMES = 64
 SYMBOL_MATCHES = 5  # a name borne by more symbols shows this many and names the rest's count
 RELATED_FRAMES = 24
 PROVIDER_ID = "repo-graph"
 
-CONTEXT_ADVICE = ("To narrow: put the files or symbols you are working on in `anchors`, ask for `kinds` "
-                  "[\"symbol\"] (code) or [\"doc\"], or raise `max_tokens` (up to 20,000).")
+CONTEXT_ADVICE = ("To narrow: `anchors` (files or symbols you work on), `kinds` [\"symbol\"] or [\"doc\"]; "
+                  "or raise `max_tokens` (up to 20,000).")
 SYMBOL_ADVICE = "To see more: raise `max_tokens`, or ask `related` for one relation at a time."
 RELATED_ADVICE = "To see more: raise `max_tokens`, or anchor on one symbol (its frame_id) rather than a file."
 
@@ -91,7 +94,7 @@ class Tools:
         """The CGP answer for the budget, rendered, cut from the tail until the whole
         fits. When not even its first frame fits once rendered (its structured copy
         doubles it), the answer for half the budget is rendered instead, whose packing
-        sends big bodies as their headers, down to MIN_TOKENS."""
+        sends big bodies as their headers, down to MIN_QUERY_TOKENS."""
         budget = max_tokens
         while True:
             result = answer(budget)
@@ -103,7 +106,7 @@ class Tools:
                 extra={} if st.ready else {"index": {k: st.to_json()[k] for k in ("state", "files", "parsed",
                                                                                   "to_parse")}})
             rendered = render.fit(result.frames, self.count, max_tokens, framing)
-            if rendered.sent or not result.frames or budget // 2 < MIN_TOKENS:
+            if rendered.sent or not result.frames or budget // 2 < MIN_QUERY_TOKENS:
                 break
             budget //= 2
         if rendered.tokens > max_tokens:
