@@ -51,26 +51,19 @@ def claim_stdio() -> Wire:
 
 
 # -- the tools: schemas, descriptions, how each is answered ----------------------------
+# Every request a host makes carries the tool list: schemas say what a model needs, tersely.
 _BUDGET = {"type": "integer", "minimum": MIN_TOKENS, "maximum": HARD_CAP, "default": DEFAULT_MAX_TOKENS,
-           "description": f"Token budget for the whole result (cl100k_base); at most {HARD_CAP}."}
+           "description": "Tokens (cl100k_base) for the whole result."}
 _NAME = {"type": "string", "minLength": 1, "maxLength": 4096}
-_FRAME = {
+_STRING = {"type": "string"}
+_INTEGER = {"type": "integer"}
+FRAMES_OUTPUT = {  # render.py's structured content
     "type": "object",
     "properties": {
-        "frame_id": {"type": "string"}, "content_digest": {"type": "string"}, "citation": {"type": "string"},
-        "title": {"type": "string"}, "kind": {"type": "string"}, "uri": {"type": "string"},
-        "lines": {"type": "string"}, "score": {"type": "number"}, "content": {"type": "string"},
-        "relations": {"type": "array", "items": {"type": "object"}},
-    },
-    "required": ["frame_id", "content_digest", "citation", "title", "kind", "uri", "content"],
-}
-FRAMES_OUTPUT = {
-    "type": "object",
-    "properties": {
-        "frames": {"type": "array", "items": _FRAME}, "sent": {"type": "integer"}, "offered": {"type": "integer"},
-        "not_packed": {"type": "integer"}, "tokens": {"type": "integer"}, "max_tokens": {"type": "integer"},
-        "query_max_tokens": {"type": ["integer", "null"]}, "note": {"type": ["string", "null"]},
-        "index": {"type": "object"},
+        "frames": {"type": "array", "items": {"type": "object", "properties": {
+            k: _STRING for k in ("frame_id", "content_digest", "citation", "title", "kind", "uri", "lines", "content")},
+            "required": ["frame_id", "content_digest", "uri", "lines", "content"]}},
+        **{k: _INTEGER for k in ("sent", "offered", "not_packed", "tokens", "max_tokens")},
     },
     "required": ["frames", "sent", "tokens", "max_tokens"],
 }
