@@ -24,6 +24,7 @@ from repo_graph.render import compact_json
 from repo_graph.tokenizer import Tokenizer
 
 from .conftest import FIXTURE_FILES, REPO_ROOT, host_env, make_repo
+from .test_benchmarks import _history
 from .test_no_network import SITECUSTOMIZE
 
 pytest.importorskip("mcp")
@@ -436,3 +437,18 @@ def test_answers_come_with_the_network_cut(repo, home, tmp_path):
     assert not result.is_error and result.structured_content["frames"]
     stderr = (tmp_path / "stderr").read_text()
     assert "network guard active" in stderr and "network access attempted" not in stderr
+
+
+def test_the_quality_benchmark_runs_its_cases_through_get_context_as_a_prefix_of_cgp(tmp_path):
+    """`--systems repo-graph:mcp`: each case asked through get_context (the SDK's client
+    on the MCP server, in process), which checks its frames against CGP's order."""
+    repo = _history(tmp_path / "repo")
+    out = tmp_path / "q.json"
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "quality.py"), str(repo), "--systems",
+                           "repo-graph,repo-graph:mcp", "--tmp", str(tmp_path), "--save", str(out)],
+                          capture_output=True, text=True, timeout=300, cwd=str(REPO_ROOT))
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out.read_text())["repositories"][0]
+    assert report["cases"] and all("repo-graph:mcp" in c["results"] for c in report["cases"])
+    rows = {(r["system"], r["task"]): r for r in report["summary"]}
+    assert rows["repo-graph:mcp", "unanchored"]["r5"] == rows["repo-graph", "unanchored"]["r5"]  # one ranking
