@@ -37,6 +37,7 @@ class RepoProvider:
         self.tokenizer = tokenizer or Tokenizer().start()
         self.kinds = SERVED_KINDS
         self.watcher = None
+        self.watching = False  # asked to watch the tree (the watcher starts once the index is open)
         self.progress = Progress()  # how far the indexer's pass is, for index_status
         self._opened = threading.Event()
         self._open_error: str | None = None
@@ -46,6 +47,7 @@ class RepoProvider:
     def start_indexing(self, open_index: Callable[[], RepoIndex] | None = None, *, watch: bool = True) -> threading.Thread:
         """Open and load what is persisted, catch up with the tree, then keep up with
         it (watchdog) unless told not to. All of it off the protocol's thread."""
+        self.watching = watch
 
         def run():
             if self.index is None:

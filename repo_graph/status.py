@@ -41,7 +41,7 @@ class IndexStatus:
     parsed: int = 0  # of the pass under way: files parsed so far ...
     to_parse: int = 0  # ... of this many
     last_refresh: str | None = None  # when the last whole pass over the tree ended (UTC)
-    watcher: str = "off"  # events | rescan | off
+    watcher: str = "off"  # events | rescan | starting | off
     watcher_batches: int = 0  # batches of changes applied since the server started
     pending: int = 0  # changed paths the watcher has queued and not yet applied
     error: str | None = None
@@ -57,10 +57,12 @@ class IndexStatus:
         if self.state == FAILED:
             return f"The index could not be opened: {self.error}"
         if self.state == BUILDING:
-            far = f"{self.parsed:,} of {self.to_parse:,} files parsed" if self.to_parse else "walking the tree"
-            return (f"The first index of this repository is still being built ({far}; {self.files:,} files "
-                    "indexed so far): answers cover what is indexed and improve as it fills.")
+            return (f"The first index of this repository is still being built ({self.how_far()}; {self.files:,} "
+                    "files indexed so far): answers cover what is indexed and improve as it fills.")
         return ""
+
+    def how_far(self) -> str:
+        return f"{self.parsed:,} of {self.to_parse:,} files parsed" if self.to_parse else "walking the tree"
 
     def to_json(self) -> dict:
         return {
@@ -93,7 +95,8 @@ def status(provider, *, languages: bool = True) -> IndexStatus:
         parsed=parsed,
         to_parse=to_parse,
         last_refresh=store.get_meta("indexed_at"),
-        watcher=watcher.mode if watcher is not None and watcher.mode != "stopped" else "off",
+        watcher=(watcher.mode if watcher is not None and watcher.mode != "stopped"
+                 else "starting" if provider.watching else "off"),
         watcher_batches=watcher.batches if watcher is not None else 0,
         pending=watcher.pending() if watcher is not None else 0,
     )

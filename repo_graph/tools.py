@@ -131,10 +131,11 @@ class Tools:
         st = status(self.provider)
         langs = ", ".join(f"{k} {v}" for k, v in st.languages.items()) or "none yet"
         watcher = {"events": "live (file-system events)",
-                   "rescan": "rescanning periodically (the OS refused more watches)"}.get(st.watcher, "off")
+                   "rescan": "rescanning periodically (the OS refused more watches)",
+                   "starting": "starting"}.get(st.watcher, "off (--no-watch)")
         lines = [
             f"repository: {st.root or '(opening)'}",
-            f"state: {st.state}" + (f" ({st.parsed:,} of {st.to_parse:,} files parsed)" if not st.ready else ""),
+            f"state: {st.state}" + (f" ({st.how_far()})" if st.state == "building" else ""),
             f"files indexed: {st.files:,} ({langs})",
             f"last full refresh: {st.last_refresh or 'not yet'}",
             f"watcher: {watcher}; {st.watcher_batches} batch(es) of changes applied",
