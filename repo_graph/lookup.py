@@ -42,7 +42,7 @@ def resolve(index, text: str) -> list[NodeRow]:
     repository), each file standing as the node that speaks for it (its header)."""
     resolved = anchors.resolve(index, text)
     for node_id in resolved.node_ids:
-        index.ensure_fresh(node_id.partition("#")[0])  # asked about by name: checked against disk now
+        index.ensure_fresh(index.split_id(node_id)[0])  # asked about by name: checked against disk now
     found = index.store.nodes_by_id(resolved.node_ids)
     nodes = [found[i] for i in resolved.node_ids if i in found]
     return list({n.id: n for n in _speaking(index, nodes)}.values())

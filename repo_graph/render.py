@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Callable
+from urllib.parse import urlsplit
 
 from .packing import largest_prefix
 
@@ -66,7 +67,7 @@ def _lines(frame) -> str:
 
 
 def _frame_text(n: int, frame, with_relations: bool) -> str:
-    info = PurePosixPath(frame.id.partition("#")[0]).suffix.lstrip(".")
+    info = PurePosixPath(urlsplit(frame.provenance[0].uri).path).suffix.lstrip(".") if frame.provenance else ""
     parts = [
         f"## [{n}] {frame.citation_label} · {frame.title} ({frame.kind})",
         f"frame_id: {frame.id}",
