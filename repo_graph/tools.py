@@ -2,7 +2,7 @@
 packing and verify as CGP, each answer rendered (render.py) so the whole result fits
 the budget asked for. Arguments arrive checked against the transport's schemas;
 what is still wrong with them (a name that names nothing) is a ToolError, said so
-a model can act on it. Knows nothing of the wire; the quality benchmark calls it too."""
+a model can act on it. Knows nothing of the wire."""
 
 from __future__ import annotations
 
