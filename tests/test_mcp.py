@@ -42,6 +42,9 @@ for _n in range(6):
         f'    """Retry strategy {i}: how long the policy waits before attempt number `attempt`."""\n'
         f'    delay = policy.backoff_ms * ({i} + attempt)\n'
         f'    return min(delay, policy.max_attempts * 1000)\n' for i in range(12))
+# A wide table: many bytes to a token, so a full answer outgrows a pipe's 64 KiB.
+BIGGER_FILES["docs/strategies.md"] = "# Retry strategy delays\n\n" + "".join(
+    f"| retry_strategy_{n}_{i} {' ' * 60} | policy delay {n + i:>4} ms {' ' * 60} |\n" for n in range(6) for i in range(12))
 
 
 @pytest.fixture(scope="module")
@@ -369,10 +372,10 @@ def test_calls_during_the_first_index_are_answered_and_say_how_far_it_is(tmp_pat
     assert "pkg17/mod17.py#widget_17_2" in [f["frame_id"] for f in done.structured_content["frames"]]
 
 
-def test_stdout_carries_json_rpc_only_whatever_prints_to_fd_1(repo, home, tmp_path):
+def test_stdout_carries_json_rpc_only_whatever_prints_to_fd_1(bigger_repo, home, tmp_path):
     """Raw pipes, no SDK: every byte on stdout is a JSON-RPC message, while a thread
     prints, writes to fd 1 and starts a child that echoes, from the moment the
-    server has claimed the wire."""
+    server has claimed the wire; an answer larger than the pipe arrives whole."""
     guard = tmp_path / "noise"
     guard.mkdir()
     (guard / "sitecustomize.py").write_text(textwrap.dedent('''\
@@ -390,18 +393,19 @@ def test_stdout_carries_json_rpc_only_whatever_prints_to_fd_1(repo, home, tmp_pa
             threading.Thread(target=noise, daemon=True).start()
         '''))
     env = host_env(home, {"PYTHONPATH": f"{guard}:{REPO_ROOT}"})
-    proc = subprocess.Popen([sys.executable, "-m", "repo_graph", "mcp", str(repo)], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "repo_graph", "mcp", str(bigger_repo)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=str(REPO_ROOT))
     messages = [
         {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_context",
-                                                                        "arguments": {"goal": "retry policy"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_context", "arguments": {
+            "goal": "retry strategy delays", "anchors": ["docs/strategies.md"], "max_tokens": 20000,
+            "max_frames": 64}}},
         {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "index_status", "arguments": {}}},
     ]
-    received = []
+    received, sizes = [], []
     for message in messages:
         proc.stdin.write(json.dumps(message).encode() + b"\n")
         proc.stdin.flush()
@@ -409,6 +413,7 @@ def test_stdout_carries_json_rpc_only_whatever_prints_to_fd_1(repo, home, tmp_pa
             line = proc.stdout.readline()
             assert line.endswith(b"\n"), line
             received.append(json.loads(line))  # every line on stdout parses
+            sizes.append(len(line))
     proc.stdin.close()  # EOF: a clean exit
     assert proc.wait(timeout=60) == 0
     rest = proc.stdout.read()
@@ -420,6 +425,7 @@ def test_stdout_carries_json_rpc_only_whatever_prints_to_fd_1(repo, home, tmp_pa
     assert all("result" in r for r in replies)
     assert replies[0]["result"]["serverInfo"]["name"] == "repo-graph"
     assert replies[2]["result"]["structuredContent"]["frames"]
+    assert max(sizes) > 65536  # more than a pipe holds: written across many writes, whole
     for noise in (b"print-noise", b"fd1-noise", b"child-noise"):
         assert noise in stderr  # the noise was made, and went to stderr
 

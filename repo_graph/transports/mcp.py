@@ -24,6 +24,7 @@ from .. import __version__
 from ..protocol.decode import TIMESTAMP
 from ..tools import DEFAULT_MAX_FRAMES, DEFAULT_MAX_TOKENS, HARD_CAP, MAX_FRAMES, MIN_TOKENS, ToolError, Tools
 from ..lookup import RELATIONS
+from .stdio import write_all
 
 INSTRUCTIONS = ("Code and docs of one repository, ranked for your task and packed under a token budget. Start "
                 "with get_context; cite frames by citation and frame_id; after edits, verify citations before "
@@ -36,10 +37,27 @@ class Wire:
     writer: BinaryIO
 
 
+class _WholeWrites(io.RawIOBase):
+    """The wire's descriptor, every write whole (stdio.write_all: a pipe takes part of
+    a large write when the reader is slow, or would block when a parent left it so)."""
+
+    def __init__(self, fd: int):
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, data) -> int:
+        write_all(self._fd, bytes(data))
+        return len(data)
+
+
 def claim_stdio() -> Wire:
-    """The wire's private ends; fd 0 now reads /dev/null and fd 1 writes to stderr.
-    The writer is buffered: its flush writes until every byte is out (a pipe write
-    may be short while another thread starts a child)."""
+    """The wire's private ends; fd 0 now reads /dev/null and fd 1 writes to stderr."""
     sys.stdout.flush()
     reader_fd, writer_fd = os.dup(0), os.dup(1)  # not inherited by children (PEP 446)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -47,7 +65,7 @@ def claim_stdio() -> Wire:
     os.close(null)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    return Wire(os.fdopen(reader_fd, "rb"), os.fdopen(writer_fd, "wb"))
+    return Wire(os.fdopen(reader_fd, "rb"), io.BufferedWriter(_WholeWrites(writer_fd)))
 
 
 # -- the tools: schemas, descriptions, how each is answered ----------------------------
