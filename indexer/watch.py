@@ -103,6 +103,11 @@ class Watcher:
         threading.Thread(target=self._run, name="watcher", daemon=True).start()
         return self
 
+    def pending(self) -> int:
+        """Changed paths queued and not yet applied (a host asks how current answers are)."""
+        with self._cond:
+            return len(self._pending)
+
     def stop(self) -> None:
         self._stop.set()
         with self._cond:

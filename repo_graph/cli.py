@@ -197,21 +197,37 @@ def _http_listener(args):
         raise CliError(f"--http {args.http}: {exc}" if isinstance(exc, OSError) else str(exc)) from exc
 
 
+def _provider(args):
+    """The provider every server shares: its index opened, caught up and watched in the
+    background, so a host's first message never waits for disk."""
+    tokenizer = _tokenizer(args)
+    from .provider import RepoProvider
+
+    provider = RepoProvider(tokenizer=tokenizer)
+    provider.start_indexing(lambda: _open_index(args), watch=not args.no_watch)
+    return provider
+
+
 def cmd_serve(args) -> int:
     _repo(args.path)  # a bad path is a usage failure now, not a silent empty provider
     if not args.http and (args.allow_remote or args.token_file or args.no_token):
         raise CliError("--allow-remote, --token-file and --no-token go with --http")
     listener = _http_listener(args) if args.http else None
-    tokenizer = _tokenizer(args)
-    from .provider import RepoProvider
+    provider = _provider(args)
     from .session import Session
     from .transports import stdio
 
-    provider = RepoProvider(tokenizer=tokenizer)
-    provider.start_indexing(lambda: _open_index(args), watch=not args.no_watch)
     if listener is not None:
         return listener.serve(lambda: Session(provider))
     return stdio.serve(Session(provider))
+
+
+def cmd_mcp(args) -> int:
+    _repo(args.path)
+    from .transports import mcp
+
+    wire = mcp.claim_stdio()  # first: no thread or child started below ever holds the wire
+    return mcp.serve(_provider(args), wire)
 
 
 def cmd_query(args) -> int:
@@ -294,12 +310,17 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.set_defaults(func=cmd_index)
 
+    def served(p):
+        """What a server a host launches takes: the repository and whether to watch it."""
+        p.add_argument("path", nargs="?", default=".", metavar="PATH")
+        p.add_argument("--no-watch", action="store_true",
+                       help="do not watch the tree (files are still checked against disk when answering)")
+        common(p)
+
     p = sub.add_parser("serve", help="run the provider (stdio, what a host launches; or --http)",
                        description="Serve CGP over stdin/stdout (or, with --http, streamable HTTP) "
                                    "for the repository at PATH.")
-    p.add_argument("path", nargs="?", default=".", metavar="PATH")
-    p.add_argument("--no-watch", action="store_true",
-                   help="do not watch the tree (files are still checked against disk when answering)")
+    served(p)
     p.add_argument("--http", metavar="[HOST:]PORT",
                    help="serve streamable HTTP on 127.0.0.1 (or HOST) instead of stdio; PORT 0 picks a free "
                         "port; the URL and token go to a file only you can read (docs/http.md)")
@@ -311,8 +332,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --http on loopback: require no token (any local program can then query)")
     p.add_argument("--http-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="with --http: how long a request's head or body may take, and an idle connection stay open")
-    common(p)
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("mcp", help="run the MCP server over stdio (for Claude Code, Cursor, VS Code, ...)",
+                       description="Serve the Model Context Protocol over stdin/stdout for the repository at PATH.")
+    served(p)
+    p.set_defaults(func=cmd_mcp)
 
     p = sub.add_parser("query", help="print the frames a host would get for TEXT",
                        description="Ask a question of the repository at PATH, as a host would.")
@@ -347,8 +372,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("repo-graph: stopped; what was indexed so far is kept and the next run goes on from it\n")
         rc = 128 + getattr(args, "stopped_by", exc.args[0] if isinstance(exc, KeyboardInterrupt) and exc.args
                            else signal.SIGINT)
-    sys.stdout.flush() if rc != EXIT_OK or args.command != "serve" else None
-    if args.command == "serve":
+    sys.stdout.flush() if rc != EXIT_OK or args.command not in ("serve", "mcp") else None
+    if args.command in ("serve", "mcp"):
         sys.stderr.flush()
         os._exit(rc)  # background indexing threads must not delay a clean exit (R2)
     return rc
