@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
+from typing import NoReturn
 
 from . import messages as m
 from .errors import BAD_REQUEST, ProtocolError
@@ -25,10 +26,10 @@ def quoted(value: object) -> str:
 class _Fields:
     """Typed access to one JSON object, naming the path of whatever is wrong."""
 
-    def __init__(self, obj: dict, where: str, request_id: str | None):
+    def __init__(self, obj: m.Wire, where: str, request_id: str | None):
         self.obj, self.where, self.request_id = obj, where, request_id
 
-    def fail(self, key: str, what: str):
+    def fail(self, key: str, what: str) -> NoReturn:
         raise ProtocolError(BAD_REQUEST, f"{self.where}.{key} {what}", self.request_id)
 
     def string(self, key: str, *, required: bool = True, nullable: bool = False) -> str | None:
@@ -43,13 +44,18 @@ class _Fields:
             self.fail(key, "must be a string")
         return value
 
+    def required(self, key: str) -> str:
+        value = self.string(key)
+        assert value is not None  # string() fails on a missing required field
+        return value
+
     def u32(self, key: str) -> int:
         value = self.obj.get(key)
         if value is None:
             self.fail(key, "is required")
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= U32_MAX:
             self.fail(key, "must be an integer between 0 and 4294967295")
-        return value
+        return int(value)
 
     def string_list(self, key: str, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
         value = self.obj.get(key)
@@ -63,11 +69,10 @@ class _Fields:
                 self.fail(key, f"has unknown value(s) {quoted(unknown)}; expected some of {list(allowed)}")
         return tuple(value)
 
-    def name(self, key: str) -> str | None:
-        """A string that names a file or node: no NUL, no longer than any path."""
-        value = self.string(key)
-        if value is not None:
-            self.check_name(key, value)
+    def name(self, key: str) -> str:
+        """A required string that names a file or node: no NUL, no longer than any path."""
+        value = self.required(key)
+        self.check_name(key, value)
         return value
 
     def check_name(self, key: str, value: str) -> None:
@@ -87,11 +92,11 @@ def decode(line: bytes) -> m.Message:
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ProtocolError(BAD_REQUEST, f"line is not valid UTF-8 ({exc.reason} at byte {exc.start})")
+        raise ProtocolError(BAD_REQUEST, f"line is not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
     try:
         envelope = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise ProtocolError(BAD_REQUEST, f"line is not valid JSON ({exc})")
+        raise ProtocolError(BAD_REQUEST, f"line is not valid JSON ({exc})") from None
     if not isinstance(envelope, dict):
         raise ProtocolError(BAD_REQUEST, f"an envelope must be a JSON object, not {type(envelope).__name__}")
     raw_id = envelope.get("id")
@@ -103,7 +108,7 @@ def decode(line: bytes) -> m.Message:
     if not isinstance(kind, str):
         top.fail("type", "is required and must be a string")
     if kind == m.HANDSHAKE:
-        return m.Handshake(top.string("protocol_version"))
+        return m.Handshake(top.required("protocol_version"))
     if kind == m.QUERY:
         return m.Query(_query(top.obj_field("query")), request_id)
     if kind == m.VERIFY:
@@ -139,7 +144,7 @@ def _query(q: _Fields) -> m.ContextQuery:
     for i, anchor in enumerate(anchors):
         q.check_name(f"anchors[{i}]", anchor)
     return m.ContextQuery(
-        goal=q.string("goal"),
+        goal=q.required("goal"),
         max_frames=q.u32("max_frames"),
         max_tokens=q.u32("max_tokens"),
         query_text=q.string("query_text", required=False, nullable=True),
@@ -160,6 +165,6 @@ def _verify(req: _Fields) -> tuple[m.FrameId, ...]:
         if not isinstance(item, dict):
             req.fail(f"frames[{i}]", "must be an object")
         f = _Fields(item, f"{req.where}.frames[{i}]", req.request_id)
-        out.append(m.FrameId(f.string("provider_id"), f.name("frame_id"),
+        out.append(m.FrameId(f.required("provider_id"), f.name("frame_id"),
                              f.string("content_digest", required=False, nullable=True)))
     return tuple(out)
