@@ -289,13 +289,61 @@ def test_r2_eof_exits_zero(provider):
     assert provider.close() == 0
 
 
-def test_stdout_carries_only_envelopes(provider, envelope_validator):
-    provider.query(goal="retry")
-    provider.send({"type": "shutdown"})
-    rest = provider.proc.stdout.read()
-    assert provider.close() == 0
-    for line in rest.splitlines():
-        assert_schema_valid(envelope_validator, json.loads(line))
+# Library code the provider runs, as a host's Python may hold it: a sitecustomize that,
+# once armed, prints on every file it sees opened (`print`, a raw write to fd 1, and a
+# child process inheriting fd 1), in the `serve` process only. Nothing of ours is touched.
+NOISY_LIBRARY = """\
+import os, subprocess, sys, threading
+
+_inside = threading.local()
+_made = []
+
+
+def _noise(event, args):
+    if event != "open" or getattr(_inside, "busy", False) or sys.argv[1:2] != ["serve"]:
+        return
+    if len(_made) >= 40 or not os.path.exists(os.environ["NOISE_ARMED"]):
+        return  # (a bounded amount: nobody drains the provider's stderr pipe meanwhile)
+    _made.append(event)
+    _inside.busy = True
+    try:
+        print("library noise: print", flush=True)
+        os.write(1, b"library noise: fd 1\\n")
+        if not os.path.exists(os.environ["NOISE_ARMED"] + ".child"):
+            open(os.environ["NOISE_ARMED"] + ".child", "w").close()
+            subprocess.run(["sh", "-c", "echo library noise: a child"])
+    finally:
+        _inside.busy = False
+
+
+sys.addaudithook(_noise)
+"""
+
+
+def test_stdout_carries_only_envelopes_though_library_code_and_a_child_print_mid_query(
+        provider_factory, repo, tmp_path):
+    library = tmp_path / "site"
+    library.mkdir()
+    (library / "sitecustomize.py").write_text(NOISY_LIBRARY)
+    armed = tmp_path / "armed"
+    p = provider_factory(repo, env={"PYTHONPATH": str(library), "NOISE_ARMED": str(armed)})
+    assert p.handshake()["type"] == "handshake_ack"
+    assert frames_of(p.query(goal="retry policy"))  # serving: stdout is the wire's now
+    armed.touch()  # from here, every file the provider opens makes noise
+    for round_ in range(3):  # each answer reads its frames' lines from disk
+        reply = p.query(request_id=f"noisy-{round_}", goal="retry policy delay", max_frames=4)
+        assert reply["id"] == f"noisy-{round_}" and frames_of(reply)  # recv parses every line it reads
+    frame = frames_of(p.query(goal="retry policy"))[0]
+    verdict = p.ask({"type": "verify", "request": {"frames": [_identity(frame)]}})
+    assert verdict["type"] == "verified"
+    p.send({"type": "shutdown"})
+    rest = p.proc.stdout.read()
+    assert p.proc.wait(timeout=15) == 0
+    stderr = p.proc.stderr.read().decode(errors="replace")
+    p.close()
+    assert rest == b"", f"stray bytes on stdout after the last reply: {rest[:200]!r}"
+    for noise in ("library noise: print", "library noise: fd 1", "library noise: a child"):
+        assert noise in stderr  # it happened, and went where logs go
 
 
 def test_handshake_is_immediate_and_an_early_query_waits_for_the_first_index(provider_factory, tmp_path):
