@@ -61,6 +61,32 @@ def test_walk_honours_nested_gitignore_and_negation(tmp_path):
     assert paths == [".gitignore", "a/.gitignore", "a/keep.log", "a/ok.py", "b/c/d.py"]
 
 
+def test_walk_sees_the_tree_as_git_does_info_exclude_nested_rules_and_negations(tmp_path):
+    """The walker against git itself: the files `git ls-files --others --exclude-standard`
+    lists (every .gitignore, `.git/info/exclude`, negations, directory rules) are the
+    files walked, symlinks aside."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("needs git, the oracle")
+    make_repo(tmp_path, {
+        ".gitignore": "*.log\nout/\n/rooted.py\n",
+        "a/.gitignore": "!keep.log\nsecret.py\n*.tmp\n!b/\n",
+        "a/keep.log": "x", "a/drop.log": "x", "a/secret.py": "x", "a/ok.py": "x", "a/x.tmp": "x",
+        "a/b/deep.py": "x", "a/b/deep.tmp": "x", "a/c/rooted.py": "x", "rooted.py": "x",
+        "local/notes.md": "x", "local/keep/also.md": "x", "scratch.py": "x", "src/main.py": "x",
+        "src/out/gen.py": "x", "b/c/d.py": "x",
+    })
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".git" / "info").mkdir(exist_ok=True)
+    (tmp_path / ".git" / "info" / "exclude").write_text("# a clone's own ignores\nscratch.py\nlocal/*\n!local/keep/\n")
+    git_sees = subprocess.run(["git", "-C", str(tmp_path), "ls-files", "--others", "--exclude-standard"],
+                              capture_output=True, text=True, check=True).stdout.split()
+    assert "scratch.py" not in git_sees and "a/keep.log" in git_sees  # the oracle reads the rules as meant
+    assert sorted(f.path for f in walk(tmp_path)) == sorted(git_sees)
+
+
 def test_markdown_sections_nest_and_skip_fenced_code():
     doc = b"# A\ntext\n## B\n```\n# not a heading\n```\n## C\nc\n# D\n"
     secs = split_sections(doc, "x.md")
