@@ -112,4 +112,20 @@ MUTANTS: list[Mutant] = [
         "$XDG_CACHE_HOME ignored",
         ("tests/test_cli.py::test_the_cache_follows_xdg_cache_home_unless_told_otherwise",),
     ),
+    Mutant(
+        "watch-serve", "serve watches the tree: edits, new files, deletions, moves, .gitignore edits are followed",
+        "repo_graph/provider.py",
+        "if watch:  # watch before catching up",
+        "if False:  # watch before catching up",
+        "serve never starts the watcher (the per-query disk check alone)",
+        tuple(f"tests/test_watch.py::{name}" for name in (
+            "test_an_edit_is_served_though_no_answer_drew_from_the_edited_file",
+            "test_a_deleted_file_leaves_the_relations_of_the_frames_that_named_it",
+            "test_renamed_file_serves_frames_under_the_new_path",
+            "test_new_file_in_a_new_directory_is_found",
+            "test_atomic_save_is_found_once",
+            "test_gitignore_addition_removes_its_frames",
+            "test_directory_move_and_delete_are_followed",
+        )),
+    ),
 ]
