@@ -128,4 +128,12 @@ MUTANTS: list[Mutant] = [
             "test_directory_move_and_delete_are_followed",
         )),
     ),
+    Mutant(
+        "crash-repair", "a crash (even kill -9) between writing files and resolving their links is repaired next start",
+        "indexer/index.py",
+        'resolving them all again\\n")\n        for path in self.store.indexed_files():\n            self._touch(path, ())\n',
+        'resolving them all again\\n")\n',
+        "the owed links are announced but never resolved again (repair is a no-op)",
+        ("tests/test_persistence.py::test_a_sigkill_while_links_are_resolved_is_repaired_by_the_next_run",),
+    ),
 ]
