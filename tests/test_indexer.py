@@ -284,8 +284,10 @@ def test_postings_are_exact_per_node_and_leave_with_their_file(tmp_path):
     its own rowid, and deleting or editing a file takes its postings along."""
     from collections import Counter
 
-    from indexer.parse import W_BODY, W_NAME, W_SIGNATURE
     from indexer.terms import terms
+
+    # BM25F field weights (indexer/parse.py): a name counts 3, a signature 1.5, a body 1.
+    w_name, w_signature, w_body = 3.0, 1.5, 1.0
 
     make_repo(tmp_path, {
         "a.py": "def retry_policy():\n    return backoff + backoff\n",
@@ -296,12 +298,12 @@ def test_postings_are_exact_per_node_and_leave_with_their_file(tmp_path):
     nodes, files, tf, _length = index.store.term_postings("backoff")
     ids = index.store.ids_of_rowids(int(n) for n in nodes)
     got = {ids[int(n)]: float(t) for n, t in zip(nodes, tf)}
-    assert got["a.py#retry_policy"] == W_BODY * 2 and got["b.py#other"] == W_BODY * 1
+    assert got["a.py#retry_policy"] == w_body * 2 and got["b.py#other"] == w_body * 1
     assert {ids[int(n)].partition("#")[0] for n in nodes} == set(index.store.ids_of_rowids(int(f) for f in files).values())
     nodes, _, tf, _ = index.store.term_postings("retry")
     assert [index.store.ids_of_rowids([int(nodes[0])])[int(nodes[0])]] == ["a.py#retry_policy"]
     # "retry" in the name, in the signature line and in the body (its own lines)
-    assert float(tf[0]) == (W_NAME + W_SIGNATURE + W_BODY) * Counter(terms("retry_policy"))["retry"]
+    assert float(tf[0]) == (w_name + w_signature + w_body) * Counter(terms("retry_policy"))["retry"]
 
     (tmp_path / "a.py").unlink()
     (tmp_path / "b.py").write_text("def other():\n    return 1\n")
