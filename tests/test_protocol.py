@@ -408,3 +408,34 @@ def test_b_one_file_does_not_take_the_whole_budget_when_others_are_relevant(prov
         ids = [f["id"] for f in frames_of(p.query(goal="retry helper attempt", max_tokens=8000, max_frames=max_frames))]
         assert len(ids) == max_frames and "policy.py#retry_policy" in ids
         assert sum(i.startswith("helpers.py") for i in ids) == max_frames - 1
+
+
+def test_a_query_that_waits_too_long_for_the_first_index_gets_unavailable_then_an_answer(provider_factory, repo,
+                                                                                         tmp_path):
+    """The README's bounded wait, made slow honestly: the index's last run stopped before
+    it was complete, and another process holds the database's write lock, so this
+    provider's first index cannot finish. A query waits its bound (25 s), gets
+    `unavailable` (transient: retry), and once the lock is let go, a retry is answered."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    from .conftest import REPO_ROOT, host_env
+
+    cache = tmp_path / "cache"
+    subprocess.run([sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
+                   env=host_env(tmp_path), cwd=REPO_ROOT, check=True, capture_output=True)
+    (db,) = cache.glob("*.sqlite3")
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("DELETE FROM meta WHERE key='complete'")  # as a first index stopped halfway leaves it
+    holder.execute("BEGIN IMMEDIATE")  # another writer, in the middle of its transaction
+    try:
+        p = provider_factory(repo, args=["--cache-dir", str(cache)])
+        assert p.handshake()["type"] == "handshake_ack"  # at once, whatever the index is doing
+        reply = p.query("early", goal="retry policy")
+        assert reply["type"] == "error" and reply["code"] == "unavailable" and reply["id"] == "early", reply
+    finally:
+        holder.execute("COMMIT")
+        holder.close()
+    reply = p.query("retried", goal="retry policy")
+    assert reply["id"] == "retried" and frames_of(reply)
