@@ -76,3 +76,22 @@ def test_g4_anchored_frames_outrank_a_file_the_question_matches_far_better(billi
     assert all(f["score"] < lowest_anchored for f in others), [(f["id"], f["score"]) for f in frames]
     scores = [f["score"] for f in frames]
     assert scores == sorted(scores, reverse=True)  # ranked: best first, as the scores say
+
+
+def test_g4_one_anchored_frame_is_sent_though_every_one_matches_less_than_the_rest(tmp_path, provider_factory):
+    """Docs only, anchored on a file that only the README's "Settings" section names: that
+    section is the one anchored frame, and the question matches another doc better. A
+    neighbour that weak is held back, but G4 wants one anchored frame when one exists."""
+    repo = make_repo(tmp_path / "repo", {
+        "src/settings.py": "value = 1\n",
+        "README.md": "# Project\n\nA small project.\n\n## Settings\n\nThe value lives in `src/settings.py`.\n",
+        "docs/billing.md": "# Invoice tax\n\nRound the invoice tax to whole cents, half up, before the total.\n",
+    })
+    p = provider_factory(repo)
+    p.handshake()
+    anchor = (repo / "src" / "settings.py").as_uri()
+    plain = _frames(p.query(goal=QUESTION, kinds=["doc"], max_frames=5))
+    assert plain[0]["id"] == "docs/billing.md#invoice-tax"
+    frames = _frames(p.query(goal=QUESTION, kinds=["doc"], anchors=[anchor], max_frames=5))
+    assert [f["id"] for f in frames if anchored_by(f, anchor)] == ["README.md#settings"]
+    assert frames[0]["id"] == "README.md#settings"

@@ -108,6 +108,27 @@ def test_d1_content_digest_is_sha256_of_content(provider):
         assert f["content_digest"] == "sha256:" + hashlib.sha256(f["content"].encode()).hexdigest()
 
 
+def test_d1_f5_a_file_that_is_not_utf8_digests_the_content_sent_and_the_bytes_on_disk(provider_factory, tmp_path):
+    """A Latin-1 comment: the frame's content carries U+FFFD where the byte is not UTF-8,
+    `content_digest` is over that content as sent (D1), the provenance digest over the
+    bytes on disk (F5), and verify calls the frame, as sent, valid."""
+    from .conftest import make_repo
+
+    repo = make_repo(tmp_path / "repo", {"README.md": "# Legacy\n"})
+    (repo / "legacy.py").write_bytes(b"def legacy_greeting():\n    # caf\xe9 au lait, in Latin-1\n    return 'bonjour'\n")
+    p = provider_factory(repo)
+    p.handshake()
+    frame = next(f for f in frames_of(p.query(goal="legacy greeting")) if f["id"] == "legacy.py#legacy_greeting")
+    assert "caf\ufffd au lait" in frame["content"]
+    assert frame["content_digest"] == "sha256:" + hashlib.sha256(frame["content"].encode("utf-8")).hexdigest()
+    (prov,) = frame["provenance"]
+    on_disk = addressed_bytes(prov["uri"], prov["range"])
+    assert b"caf\xe9 au lait" in on_disk and prov["digest"] == "sha256:" + hashlib.sha256(on_disk).hexdigest()
+    assert prov["digest"] != frame["content_digest"]
+    reply = p.ask({"type": "verify", "request": {"frames": [_identity(frame)]}})
+    assert reply["response"]["verdicts"][0]["status"] == "valid"
+
+
 def test_d1_frame_ids_are_stable_across_restarts(provider_factory, repo):
     first = provider_factory(repo)
     first.handshake()
