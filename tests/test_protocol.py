@@ -368,16 +368,38 @@ def test_stdout_carries_only_envelopes_though_library_code_and_a_child_print_mid
 
 
 def test_handshake_is_immediate_and_an_early_query_waits_for_the_first_index(provider_factory, tmp_path):
+    """The first index of a new repository is held up, as when another process (a
+    second window's provider) is creating the same cache: its write lock is held. The
+    handshake is answered at once all the same, and a query that came meanwhile waits
+    for the index instead of failing; once the lock is let go, it gets its frames.
+    (This used a repository big enough to be slow to index, and got `unavailable` on a
+    loaded machine, where indexing it outlasted the 25 s wait.)"""
+    import select
+    import sqlite3
+
+    from indexer.store import db_path_for
+
     from .conftest import make_repo
 
-    files = {f"pkg/m{i}.py": "".join(f"def f{i}_{j}(x):\n    return x + {j}\n\n" for j in range(40))
-             for i in range(300)}
-    files["pkg/target.py"] = "def needle_in_haystack():\n    return 42\n"
-    repo = make_repo(tmp_path / "big", files)
-    p = provider_factory(repo)
-    p.send({"type": "handshake", "protocol_version": "contextgraph/1.0"})
-    p.send({"type": "query", "id": "early", "query": {"goal": "needle in haystack", "max_frames": 3, "max_tokens": 500}})
-    assert p.recv()["type"] == "handshake_ack"
+    repo = make_repo(tmp_path / "repo", {"pkg/target.py": "def needle_in_haystack():\n    return 42\n",
+                                         "pkg/other.py": "def hay():\n    return 0\n"})
+    cache = tmp_path / "cache"
+    db = db_path_for(repo, cache)
+    db.parent.mkdir(parents=True)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("PRAGMA journal_mode=WAL")
+    holder.execute("BEGIN IMMEDIATE")  # the other process, mid-transaction
+    try:
+        p = provider_factory(repo, args=["--cache-dir", str(cache)])
+        p.send({"type": "handshake", "protocol_version": "contextgraph/1.0"})
+        p.send({"type": "query", "id": "early", "query": {"goal": "needle in haystack", "max_frames": 3,
+                                                             "max_tokens": 500}})
+        assert p.recv()["type"] == "handshake_ack"  # while the index cannot even be opened
+        held, _, _ = select.select([p.proc.stdout], [], [], 1.0)
+        assert not held, "answered while the index could not be built"  # nothing to answer from yet
+    finally:
+        holder.execute("COMMIT")
+        holder.close()
     reply = p.recv()
     assert reply["id"] == "early" and reply["type"] == "frames", reply  # waited, not `unavailable`
     assert reply["result"]["frames"][0]["id"] == "pkg/target.py#needle_in_haystack"

@@ -312,4 +312,12 @@ MUTANTS: list[Mutant] = [
         "frames cut by the line ranges of the index as it was",
         ("tests/test_freshness.py::test_f5_a_frames_file_edited_since_the_index_is_read_again_before_it_is_sent",),
     ),
+    Mutant(
+        "first-wait", "a query that arrives before the first index is ready waits for it (up to 25 s)",
+        "repo_graph/provider.py",
+        "FIRST_INDEX_WAIT = 25.0",
+        "FIRST_INDEX_WAIT = 0.0",
+        "no wait: unavailable at once",
+        ("tests/test_protocol.py::test_handshake_is_immediate_and_an_early_query_waits_for_the_first_index",),
+    ),
 ]
