@@ -443,6 +443,8 @@ def test_b_one_file_does_not_take_the_whole_budget_when_others_are_relevant(prov
     frames = frames_of(p.query(goal="retry helper attempt", max_tokens=600, max_frames=60))
     ids = [f["id"] for f in frames]
     assert "policy.py#retry_policy" in ids
+    scores = [f["score"] for f in frames]  # what was given back takes its place by rank, not last
+    assert scores == sorted(scores, reverse=True) and ids[-1] == "policy.py#retry_policy"
     helpers = [f for f in frames if f["id"].startswith("helpers.py")]
     assert sum(f["token_cost"] for f in helpers) > 300  # what no one else wanted was given back
     # The same in frames: with tokens to spare, half the frames (rounded up), then the

@@ -118,6 +118,15 @@ def test_gitignore_addition_removes_its_frames(live, repo):
     eventually(lambda: "docs/deploy.md#deploying" not in ids(live, "deploying region"), "ignored docs leave")
 
 
+def test_gitignore_edit_that_stops_ignoring_a_directory_brings_its_files_in(live, repo):
+    """The fixture ignores build/: once the rule goes, its files are found (a walk; no
+    check of one file could find them)."""
+    assert "build/generated.py#generated_function" not in ids(live, "generated function")
+    (repo / ".gitignore").write_text((repo / ".gitignore").read_text().replace("build/\n", ""))
+    eventually(lambda: "build/generated.py#generated_function" in ids(live, "generated function"),
+               "the directory no longer ignored is indexed")
+
+
 def test_directory_move_and_delete_are_followed(live, repo):
     os.rename(repo / "src", repo / "lib")
     eventually(lambda: "lib/config.py#RetryPolicy" in ids(live, "retry policy"), "moved tree indexed")

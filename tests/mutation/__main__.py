@@ -131,7 +131,6 @@ def baseline(files: list[str], scratch: Path, mutants: list[Mutant], timeout: fl
     """The named tests pass on the unmutated copy; else a 'kill' would prove nothing."""
     where = Path(tempfile.mkdtemp(prefix="baseline-", dir=scratch))
     copy = scratch_copy(files, where)
-    check_copy_is_imported(copy)
     tests = sorted({t for m in mutants for t in m.tests})
     rc, output = run_tests(copy, tests, timeout * 2)
     shutil.rmtree(where, ignore_errors=True)
@@ -169,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     files = tree_files(REPO_ROOT)
     with tempfile.TemporaryDirectory(prefix="repo-graph-mutation-") as tmp:
         scratch = Path(tmp)
+        probe = Path(tempfile.mkdtemp(prefix="probe-", dir=scratch))
+        check_copy_is_imported(scratch_copy(files, probe))
+        shutil.rmtree(probe)
         if not args.no_baseline:
             failure = baseline(files, scratch, mutants, args.timeout)
             if failure:
