@@ -95,3 +95,18 @@ def test_g4_one_anchored_frame_is_sent_though_every_one_matches_less_than_the_re
     frames = _frames(p.query(goal=QUESTION, kinds=["doc"], anchors=[anchor], max_frames=5))
     assert [f["id"] for f in frames if anchored_by(f, anchor)] == ["README.md#settings"]
     assert frames[0]["id"] == "README.md#settings"
+
+
+def test_g4_an_anchored_file_gives_at_most_two_frames_of_its_own(repo, provider_factory):
+    """The README: frames from an anchored file itself are capped at two (the host has
+    it open; the budget goes to its neighbours). Most symbols of src/config.py match the
+    question, and unanchored it sends five of them."""
+    p = provider_factory(repo)
+    p.handshake()
+    goal = "retry policy delay attempt config"
+    plain = _frames(p.query(goal=goal, max_frames=8))
+    assert sum(f["id"].startswith("src/config.py#") for f in plain) > 2  # unanchored, the file would take more
+    frames = _frames(p.query(goal=goal, anchors=["src/config.py"], max_frames=8))
+    from_the_file = [f["id"] for f in frames if f["id"].startswith("src/config.py#")]
+    assert 1 <= len(from_the_file) <= 2, [f["id"] for f in frames]
+    assert len(frames) > len(from_the_file)  # the rest went to other files

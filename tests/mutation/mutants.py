@@ -337,4 +337,12 @@ MUTANTS: list[Mutant] = [
         "a .gitignore edit updates that one file only",
         ("tests/test_watch.py::test_gitignore_edit_that_stops_ignoring_a_directory_brings_its_files_in",),
     ),
+    Mutant(
+        "G4-file-cap", "frames from an anchored file itself are capped at two",
+        "repo_graph/ranking.py",
+        "ANCHOR_FILE_FRAMES = 2 ",
+        "ANCHOR_FILE_FRAMES = 100 ",
+        "no cap on the open file's own frames",
+        ("tests/test_anchored.py::test_g4_an_anchored_file_gives_at_most_two_frames_of_its_own",),
+    ),
 ]
