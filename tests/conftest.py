@@ -214,3 +214,14 @@ def provider(repo, provider_factory) -> Provider:
     ack = p.handshake()
     assert ack["type"] == "handshake_ack"
     return p
+
+
+def query_when_ready(provider: Provider, request_id: str | None = None, attempts: int = 10, **fields) -> dict:
+    """A query as a host sends it: `unavailable` is transient (the first index outlasted
+    the provider's bounded wait: a big repository, a loaded machine), so it is asked
+    again, up to `attempts` times; any other reply is returned as it came."""
+    for _ in range(attempts):
+        reply = provider.query(request_id, **fields)
+        if not (reply.get("type") == "error" and reply.get("code") == "unavailable"):
+            return reply
+    pytest.fail(f"still unavailable after {attempts} tries")

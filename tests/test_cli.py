@@ -107,3 +107,98 @@ def test_cache_lives_outside_the_tree_and_can_be_moved(repo, home, tmp_path):
     other = tmp_path / "elsewhere"
     out = run(["index", str(repo), "--cache-dir", str(other), "--json"], home)
     assert json.loads(out.stdout)["database"].startswith(str(other))
+
+
+def test_a_binary_file_under_a_claimed_extension_is_skipped(repo, home):
+    """A tar archive saved as `backup.py` (NUL bytes in its headers) holds Python
+    source verbatim; the Python grammar would find its function, but a binary file is
+    never parsed, whatever its name claims."""
+    import io
+    import tarfile
+
+    source = b"def leaked_from_an_archive():\n    return 'archived'\n"
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        member = tarfile.TarInfo("leaked.py")
+        member.size = len(source)
+        tar.addfile(member, io.BytesIO(source))
+    (repo / "src" / "backup.py").write_bytes(buffer.getvalue())
+    assert b"\x00" in buffer.getvalue() and source in buffer.getvalue()
+    data = json.loads(run(["index", str(repo), "--json", "--stats"], home).stdout)
+    assert data["files"] == 5 and data["languages"]["python"] == 3  # the fixture's own; not backup.py
+    assert data["stats"]["files_skipped"].get("binary", 0) >= 1
+    out = run(["query", str(repo), "leaked from an archive", "--json"], home)
+    assert not [f["id"] for f in json.loads(out.stdout)["result"]["frames"] if f["id"].startswith("src/backup.py")]
+
+
+def test_max_file_bytes_moves_the_size_cap(repo, home, tmp_path):
+    """Files over 1 MiB are skipped by default; `--max-file-bytes N` moves the cap."""
+    body = "def capped_function_{}():\n    return 1\n"
+    (repo / "src" / "medium.py").write_text(body.format("medium") + "#\n" * 1500)  # about 3 KB
+    (repo / "src" / "over.py").write_text(body.format("over") + "#\n" * (1 << 19))  # 1 MiB and a bit
+    data = json.loads(run(["index", str(repo), "--json"], home).stdout)
+    assert (data["files"], data["too_large"]) == (6, 1)  # 1 MiB: medium.py in, over.py out
+    capped = tmp_path / "capped"
+    data = json.loads(run(["index", str(repo), "--json", "--max-file-bytes", "2000", "--cache-dir", str(capped)],
+                          home).stdout)
+    assert data["too_large"] == 2 and data["files"] == 5  # medium.py over 2,000 bytes too
+    out = run(["query", str(repo), "capped function medium", "--json", "--max-file-bytes", "2000",
+               "--cache-dir", str(capped)], home)
+    assert "src/medium.py" not in out.stdout
+    out = run(["query", str(repo), "capped function medium", "--json"], home)
+    assert "src/medium.py#capped_function_medium" in out.stdout
+
+
+def test_stats_prints_seconds_per_phase_and_counts_per_language_node_kind_and_edge_kind(tmp_path, home):
+    """A first index large enough to load rows before building its lookup indexes
+    (600 files): every phase the README names, and counts as the fixture was written:
+    one function per Python file, each calling the previous file's through an import."""
+    from .conftest import make_repo
+
+    n = 600
+    files = {"pkg/__init__.py": ""}
+    for i in range(n):
+        call = f"from pkg.m{i - 1} import step_{i - 1}\n\n\ndef step_{i}():\n    return step_{i - 1}()\n" if i \
+            else "def step_0():\n    return 0\n"
+        files[f"pkg/m{i}.py"] = call
+    files.update({f"docs/page{i}.md": f"# Page {i}\n\nAbout `step_{i}`.\n" for i in range(5)})
+    repo = make_repo(tmp_path / "repo", files)
+    out = run(["index", str(repo), "--stats"], home)
+    assert out.returncode == 0, out.stderr
+    phases = next(line for line in out.stdout.splitlines() if line.strip().startswith("phases"))
+    named = [part.split()[0] for part in phases.split(None, 1)[1].split(", ")]
+    assert [p for p in named if p in {"walk", "parse", "resolve", "prior", "indexes"}] == \
+        ["walk", "parse", "resolve", "prior", "indexes"], phases
+    assert all(part.endswith(" s") for part in phases.split(None, 1)[1].split(", "))
+
+    data = json.loads(run(["index", str(repo), "--json", "--stats"], home).stdout)
+    stats = data["stats"]
+    assert stats["files_by_language"] == {"python": n + 1, "markdown": 5}
+    assert stats["nodes_by_kind"]["symbol:function"] == n
+    assert stats["nodes_by_kind"]["file"] == n + 1 + 5
+    assert stats["edges_by_kind"]["code.calls"] == n - 1
+    assert stats["edges_by_kind"]["code.imports"] == n - 1
+    assert stats["symbols_by_language"]["python"] == sum(v for k, v in stats["nodes_by_kind"].items()
+                                                         if k.startswith("symbol:"))
+    for title, table in stats.items():  # the text shows the same tables
+        assert f"{title.replace('_', ' ')}:" in out.stdout
+        for key, count in table.items():
+            assert any(line.split() == [key, str(count)] for line in out.stdout.splitlines()), (title, key)
+
+
+def test_the_cache_follows_xdg_cache_home_unless_told_otherwise(repo, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    xdg = tmp_path / "xdg"
+
+    def index(env):
+        out = subprocess.run([sys.executable, "-m", "repo_graph", "index", str(repo), "--json"], capture_output=True,
+                             text=True, env=host_env(home, env), cwd=REPO_ROOT, timeout=300)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)["database"]
+
+    assert index({"XDG_CACHE_HOME": str(xdg)}).startswith(str(xdg / "repo-graph") + "/")
+    assert list((xdg / "repo-graph").glob("*.sqlite3")) and not (home / ".cache").exists()
+    moved = tmp_path / "moved"
+    assert index({"XDG_CACHE_HOME": str(xdg), "REPO_GRAPH_CACHE_DIR": str(moved)}).startswith(str(moved) + "/")
+    assert index({}).startswith(str(home / ".cache" / "repo-graph") + "/")

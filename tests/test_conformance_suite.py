@@ -1,9 +1,13 @@
 """The protocol's own conformance suite (../shared/cgp-conformance) against
 `repo-graph serve`, on a fixture repository and on a clone of this repository.
-Its first run builds the suite with cargo (about two minutes, offline)."""
+Its first run builds the suite with cargo (about two minutes, offline).
+
+A checkout without `../shared` beside it skips these with the reason; under `CI=true`
+that is a failure instead, so CI can never pass without having run them."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -15,7 +19,18 @@ from .conftest import REPO_ROOT, SHARED
 RUN_SH = SHARED / "cgp-conformance" / "run.sh"
 
 
+def _the_suite_is_there():
+    if RUN_SH.exists():
+        return
+    reason = (f"the protocol's conformance suite is not at {RUN_SH}: this checkout needs the protocol's "
+              "`shared` folder beside it (../shared)")
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason + "; under CI=true that is a failure, not a skip")
+    pytest.skip(reason)
+
+
 def conformance(repo, cache_dir):
+    _the_suite_is_there()
     command = ["env", f"REPO_GRAPH_CACHE_DIR={cache_dir}", sys.executable, "-m", "repo_graph", "serve", str(repo)]
     out = subprocess.run(["bash", str(RUN_SH), "--", *command], capture_output=True, text=True, timeout=1200)
     return out.returncode, out.stdout + out.stderr
@@ -47,3 +62,23 @@ def test_conformance_suite_passes_on_a_clone_of_this_repository(tmp_path):
         shutil.copytree(REPO_ROOT, clone, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     rc, report = conformance(clone, tmp_path / "cache")
     assert_conformant(rc, report)
+
+
+@pytest.mark.parametrize("ci", ["", "true"])
+def test_without_shared_the_suite_is_skipped_with_the_reason_but_fails_under_ci(tmp_path, ci):
+    """This file and the conftest in a checkout with no `shared` folder beside it."""
+    checkout = tmp_path / "checkout"
+    (checkout / "tests").mkdir(parents=True)
+    for name in ("__init__.py", "conftest.py", "test_conformance_suite.py"):
+        shutil.copy(REPO_ROOT / "tests" / name, checkout / "tests" / name)
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+    if ci:
+        env["CI"] = ci
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rsf", "-p", "no:cacheprovider",
+                          "tests/test_conformance_suite.py", "-m", "conformance"],
+                         cwd=checkout, env=env, capture_output=True, text=True, timeout=300)
+    assert "conformance suite is not at" in out.stdout and "../shared" in out.stdout, out.stdout[-2000:]
+    if ci:
+        assert out.returncode == 1 and "2 failed" in out.stdout, out.stdout[-2000:]
+    else:
+        assert out.returncode == 0 and "2 skipped" in out.stdout, out.stdout[-2000:]

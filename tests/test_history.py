@@ -39,8 +39,9 @@ def commit(repo, message, edits):
 
 
 def commits(*ages):
-    """What commits this many commits back count for a pair (PAIR_HALF_LIFE)."""
-    return pytest.approx(sum(0.5 ** (age / history.PAIR_HALF_LIFE) for age in ages))
+    """What commits this many commits back count for a pair: README, "a pair committed
+    together 1,000 commits back counting half" (PAIR_HALF_LIFE)."""
+    return pytest.approx(sum(0.5 ** (age / 1000) for age in ages))
 
 
 def history_repo(tmp_path):
@@ -89,7 +90,7 @@ def test_a_moved_file_keeps_the_history_it_had_under_its_old_name(tmp_path):
 def test_recent_changes_count_each_commit_less_the_further_back_it_is(tmp_path):
     repo = history_repo(tmp_path)
     recent = history.read(repo).recent
-    half = history.RECENT_HALF_LIFE
+    half = 100  # README: "each counting half per 100 commits back" (RECENT_HALF_LIFE)
     # Newest first: "noise" (0 commits back), three "fees" (1-3), "start" (4).
     assert recent["app/other.py"] == pytest.approx(1 + 0.5 ** (4 / half))
     assert recent["app/billing.py"] == pytest.approx(sum(0.5 ** (k / half) for k in (1, 2, 3, 4)))
@@ -179,12 +180,13 @@ def test_a_files_commit_messages_become_its_words(tmp_path):
     commit(repo, "Make the backoff jitter configurable\n\nSigned-off-by: Jane Roe <jane@example.com>\n"
                  "See https://example.com/tracker/42",
            {"app/billing.py": "def charge(amount):\n    return amount * 2\n"})
-    sweep = {f"app/gen_{i}.py": f"X = {i}\n" for i in range(history.MAX_FILES_PER_COMMIT + 1)}
+    sweep = {f"app/gen_{i}.py": f"X = {i}\n" for i in range(31)}  # README: "none from a commit of more than 30 files"
     commit(repo, "Regenerate the flamingo tables", sweep)
     words = history.read(repo).words
     assert words["app/billing.py"]["backoff"] == 1 and words["app/billing.py"]["jitter"] == 1
-    # "fees 0", "fees 1", "fees 2" (stemmed, as the code's terms are), each of two files (SAID_SPREAD)
-    assert words["app/billing.py"]["fee"] == pytest.approx(3 * 2 ** -history.SAID_SPREAD)
+    # "fees 0", "fees 1", "fees 2" (stemmed, as the code's terms are), each of two files:
+    # README, "a commit of k files giving each k ** -0.5 of its words" (SAID_SPREAD)
+    assert words["app/billing.py"]["fee"] == pytest.approx(3 * 2 ** -0.5)
     assert not {"jane", "roe", "sign", "signed", "example", "tracker"} & set(words["app/billing.py"])  # trailers, links
     assert "app/ledger.py" in words and "backoff" not in words["app/ledger.py"]
     assert not any("flamingo" in said for said in words.values())  # a sweeping commit says nothing of each file

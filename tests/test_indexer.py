@@ -61,6 +61,32 @@ def test_walk_honours_nested_gitignore_and_negation(tmp_path):
     assert paths == [".gitignore", "a/.gitignore", "a/keep.log", "a/ok.py", "b/c/d.py"]
 
 
+def test_walk_sees_the_tree_as_git_does_info_exclude_nested_rules_and_negations(tmp_path):
+    """The walker against git itself: the files `git ls-files --others --exclude-standard`
+    lists (every .gitignore, `.git/info/exclude`, negations, directory rules) are the
+    files walked, symlinks aside."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("needs git, the oracle")
+    make_repo(tmp_path, {
+        ".gitignore": "*.log\nout/\n/rooted.py\n",
+        "a/.gitignore": "!keep.log\nsecret.py\n*.tmp\n!b/\n",
+        "a/keep.log": "x", "a/drop.log": "x", "a/secret.py": "x", "a/ok.py": "x", "a/x.tmp": "x",
+        "a/b/deep.py": "x", "a/b/deep.tmp": "x", "a/c/rooted.py": "x", "rooted.py": "x",
+        "local/notes.md": "x", "local/keep/also.md": "x", "scratch.py": "x", "src/main.py": "x",
+        "src/out/gen.py": "x", "b/c/d.py": "x",
+    })
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".git" / "info").mkdir(exist_ok=True)
+    (tmp_path / ".git" / "info" / "exclude").write_text("# a clone's own ignores\nscratch.py\nlocal/*\n!local/keep/\n")
+    git_sees = subprocess.run(["git", "-C", str(tmp_path), "ls-files", "--others", "--exclude-standard"],
+                              capture_output=True, text=True, check=True).stdout.split()
+    assert "scratch.py" not in git_sees and "a/keep.log" in git_sees  # the oracle reads the rules as meant
+    assert sorted(f.path for f in walk(tmp_path)) == sorted(git_sees)
+
+
 def test_markdown_sections_nest_and_skip_fenced_code():
     doc = b"# A\ntext\n## B\n```\n# not a heading\n```\n## C\nc\n# D\n"
     secs = split_sections(doc, "x.md")
@@ -258,8 +284,10 @@ def test_postings_are_exact_per_node_and_leave_with_their_file(tmp_path):
     its own rowid, and deleting or editing a file takes its postings along."""
     from collections import Counter
 
-    from indexer.parse import W_BODY, W_NAME, W_SIGNATURE
     from indexer.terms import terms
+
+    # BM25F field weights (indexer/parse.py): a name counts 3, a signature 1.5, a body 1.
+    w_name, w_signature, w_body = 3.0, 1.5, 1.0
 
     make_repo(tmp_path, {
         "a.py": "def retry_policy():\n    return backoff + backoff\n",
@@ -270,12 +298,12 @@ def test_postings_are_exact_per_node_and_leave_with_their_file(tmp_path):
     nodes, files, tf, _length = index.store.term_postings("backoff")
     ids = index.store.ids_of_rowids(int(n) for n in nodes)
     got = {ids[int(n)]: float(t) for n, t in zip(nodes, tf)}
-    assert got["a.py#retry_policy"] == W_BODY * 2 and got["b.py#other"] == W_BODY * 1
+    assert got["a.py#retry_policy"] == w_body * 2 and got["b.py#other"] == w_body * 1
     assert {ids[int(n)].partition("#")[0] for n in nodes} == set(index.store.ids_of_rowids(int(f) for f in files).values())
     nodes, _, tf, _ = index.store.term_postings("retry")
     assert [index.store.ids_of_rowids([int(nodes[0])])[int(nodes[0])]] == ["a.py#retry_policy"]
     # "retry" in the name, in the signature line and in the body (its own lines)
-    assert float(tf[0]) == (W_NAME + W_SIGNATURE + W_BODY) * Counter(terms("retry_policy"))["retry"]
+    assert float(tf[0]) == (w_name + w_signature + w_body) * Counter(terms("retry_policy"))["retry"]
 
     (tmp_path / "a.py").unlink()
     (tmp_path / "b.py").write_text("def other():\n    return 1\n")

@@ -108,6 +108,27 @@ def test_d1_content_digest_is_sha256_of_content(provider):
         assert f["content_digest"] == "sha256:" + hashlib.sha256(f["content"].encode()).hexdigest()
 
 
+def test_d1_f5_a_file_that_is_not_utf8_digests_the_content_sent_and_the_bytes_on_disk(provider_factory, tmp_path):
+    """A Latin-1 comment: the frame's content carries U+FFFD where the byte is not UTF-8,
+    `content_digest` is over that content as sent (D1), the provenance digest over the
+    bytes on disk (F5), and verify calls the frame, as sent, valid."""
+    from .conftest import make_repo
+
+    repo = make_repo(tmp_path / "repo", {"README.md": "# Legacy\n"})
+    (repo / "legacy.py").write_bytes(b"def legacy_greeting():\n    # caf\xe9 au lait, in Latin-1\n    return 'bonjour'\n")
+    p = provider_factory(repo)
+    p.handshake()
+    frame = next(f for f in frames_of(p.query(goal="legacy greeting")) if f["id"] == "legacy.py#legacy_greeting")
+    assert "caf\ufffd au lait" in frame["content"]
+    assert frame["content_digest"] == "sha256:" + hashlib.sha256(frame["content"].encode("utf-8")).hexdigest()
+    (prov,) = frame["provenance"]
+    on_disk = addressed_bytes(prov["uri"], prov["range"])
+    assert b"caf\xe9 au lait" in on_disk and prov["digest"] == "sha256:" + hashlib.sha256(on_disk).hexdigest()
+    assert prov["digest"] != frame["content_digest"]
+    reply = p.ask({"type": "verify", "request": {"frames": [_identity(frame)]}})
+    assert reply["response"]["verdicts"][0]["status"] == "valid"
+
+
 def test_d1_frame_ids_are_stable_across_restarts(provider_factory, repo):
     first = provider_factory(repo)
     first.handshake()
@@ -289,26 +310,96 @@ def test_r2_eof_exits_zero(provider):
     assert provider.close() == 0
 
 
-def test_stdout_carries_only_envelopes(provider, envelope_validator):
-    provider.query(goal="retry")
-    provider.send({"type": "shutdown"})
-    rest = provider.proc.stdout.read()
-    assert provider.close() == 0
-    for line in rest.splitlines():
-        assert_schema_valid(envelope_validator, json.loads(line))
+# Library code the provider runs, as a host's Python may hold it: a sitecustomize that,
+# once armed, prints on every file it sees opened (`print`, a raw write to fd 1, and a
+# child process inheriting fd 1), in the `serve` process only. Nothing of ours is touched.
+NOISY_LIBRARY = """\
+import os, subprocess, sys, threading
+
+_inside = threading.local()
+_made = []
+
+
+def _noise(event, args):
+    if event != "open" or getattr(_inside, "busy", False) or sys.argv[1:2] != ["serve"]:
+        return
+    if len(_made) >= 40 or not os.path.exists(os.environ["NOISE_ARMED"]):
+        return  # (a bounded amount: nobody drains the provider's stderr pipe meanwhile)
+    _made.append(event)
+    _inside.busy = True
+    try:
+        print("library noise: print", flush=True)
+        os.write(1, b"library noise: fd 1\\n")
+        if not os.path.exists(os.environ["NOISE_ARMED"] + ".child"):
+            open(os.environ["NOISE_ARMED"] + ".child", "w").close()
+            subprocess.run(["sh", "-c", "echo library noise: a child"])
+    finally:
+        _inside.busy = False
+
+
+sys.addaudithook(_noise)
+"""
+
+
+def test_stdout_carries_only_envelopes_though_library_code_and_a_child_print_mid_query(
+        provider_factory, repo, tmp_path):
+    library = tmp_path / "site"
+    library.mkdir()
+    (library / "sitecustomize.py").write_text(NOISY_LIBRARY)
+    armed = tmp_path / "armed"
+    p = provider_factory(repo, env={"PYTHONPATH": str(library), "NOISE_ARMED": str(armed)})
+    assert p.handshake()["type"] == "handshake_ack"
+    assert frames_of(p.query(goal="retry policy"))  # serving: stdout is the wire's now
+    armed.touch()  # from here, every file the provider opens makes noise
+    for round_ in range(3):  # each answer reads its frames' lines from disk
+        reply = p.query(request_id=f"noisy-{round_}", goal="retry policy delay", max_frames=4)
+        assert reply["id"] == f"noisy-{round_}" and frames_of(reply)  # recv parses every line it reads
+    frame = frames_of(p.query(goal="retry policy"))[0]
+    verdict = p.ask({"type": "verify", "request": {"frames": [_identity(frame)]}})
+    assert verdict["type"] == "verified"
+    p.send({"type": "shutdown"})
+    rest = p.proc.stdout.read()
+    assert p.proc.wait(timeout=15) == 0
+    stderr = p.proc.stderr.read().decode(errors="replace")
+    p.close()
+    assert rest == b"", f"stray bytes on stdout after the last reply: {rest[:200]!r}"
+    for noise in ("library noise: print", "library noise: fd 1", "library noise: a child"):
+        assert noise in stderr  # it happened, and went where logs go
 
 
 def test_handshake_is_immediate_and_an_early_query_waits_for_the_first_index(provider_factory, tmp_path):
+    """The first index of a new repository is held up, as when another process (a
+    second window's provider) is creating the same cache: its write lock is held. The
+    handshake is answered at once all the same, and a query that came meanwhile waits
+    for the index instead of failing; once the lock is let go, it gets its frames.
+    (This used a repository big enough to be slow to index, and got `unavailable` on a
+    loaded machine, where indexing it outlasted the 25 s wait.)"""
+    import select
+    import sqlite3
+
+    from indexer.store import db_path_for
+
     from .conftest import make_repo
 
-    files = {f"pkg/m{i}.py": "".join(f"def f{i}_{j}(x):\n    return x + {j}\n\n" for j in range(40))
-             for i in range(300)}
-    files["pkg/target.py"] = "def needle_in_haystack():\n    return 42\n"
-    repo = make_repo(tmp_path / "big", files)
-    p = provider_factory(repo)
-    p.send({"type": "handshake", "protocol_version": "contextgraph/1.0"})
-    p.send({"type": "query", "id": "early", "query": {"goal": "needle in haystack", "max_frames": 3, "max_tokens": 500}})
-    assert p.recv()["type"] == "handshake_ack"
+    repo = make_repo(tmp_path / "repo", {"pkg/target.py": "def needle_in_haystack():\n    return 42\n",
+                                         "pkg/other.py": "def hay():\n    return 0\n"})
+    cache = tmp_path / "cache"
+    db = db_path_for(repo, cache)
+    db.parent.mkdir(parents=True)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("PRAGMA journal_mode=WAL")
+    holder.execute("BEGIN IMMEDIATE")  # the other process, mid-transaction
+    try:
+        p = provider_factory(repo, args=["--cache-dir", str(cache)])
+        p.send({"type": "handshake", "protocol_version": "contextgraph/1.0"})
+        p.send({"type": "query", "id": "early", "query": {"goal": "needle in haystack", "max_frames": 3,
+                                                             "max_tokens": 500}})
+        assert p.recv()["type"] == "handshake_ack"  # while the index cannot even be opened
+        held, _, _ = select.select([p.proc.stdout], [], [], 1.0)
+        assert not held, "answered while the index could not be built"  # nothing to answer from yet
+    finally:
+        holder.execute("COMMIT")
+        holder.close()
     reply = p.recv()
     assert reply["id"] == "early" and reply["type"] == "frames", reply  # waited, not `unavailable`
     assert reply["result"]["frames"][0]["id"] == "pkg/target.py#needle_in_haystack"
@@ -352,6 +443,8 @@ def test_b_one_file_does_not_take_the_whole_budget_when_others_are_relevant(prov
     frames = frames_of(p.query(goal="retry helper attempt", max_tokens=600, max_frames=60))
     ids = [f["id"] for f in frames]
     assert "policy.py#retry_policy" in ids
+    scores = [f["score"] for f in frames]  # what was given back takes its place by rank, not last
+    assert scores == sorted(scores, reverse=True) and ids[-1] == "policy.py#retry_policy"
     helpers = [f for f in frames if f["id"].startswith("helpers.py")]
     assert sum(f["token_cost"] for f in helpers) > 300  # what no one else wanted was given back
     # The same in frames: with tokens to spare, half the frames (rounded up), then the
@@ -360,3 +453,34 @@ def test_b_one_file_does_not_take_the_whole_budget_when_others_are_relevant(prov
         ids = [f["id"] for f in frames_of(p.query(goal="retry helper attempt", max_tokens=8000, max_frames=max_frames))]
         assert len(ids) == max_frames and "policy.py#retry_policy" in ids
         assert sum(i.startswith("helpers.py") for i in ids) == max_frames - 1
+
+
+def test_a_query_that_waits_too_long_for_the_first_index_gets_unavailable_then_an_answer(provider_factory, repo,
+                                                                                         tmp_path):
+    """The README's bounded wait, made slow honestly: the index's last run stopped before
+    it was complete, and another process holds the database's write lock, so this
+    provider's first index cannot finish. A query waits its bound (25 s), gets
+    `unavailable` (transient: retry), and once the lock is let go, a retry is answered."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    from .conftest import REPO_ROOT, host_env
+
+    cache = tmp_path / "cache"
+    subprocess.run([sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
+                   env=host_env(tmp_path), cwd=REPO_ROOT, check=True, capture_output=True)
+    (db,) = cache.glob("*.sqlite3")
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("DELETE FROM meta WHERE key='complete'")  # as a first index stopped halfway leaves it
+    holder.execute("BEGIN IMMEDIATE")  # another writer, in the middle of its transaction
+    try:
+        p = provider_factory(repo, args=["--cache-dir", str(cache)])
+        assert p.handshake()["type"] == "handshake_ack"  # at once, whatever the index is doing
+        reply = p.query("early", goal="retry policy")
+        assert reply["type"] == "error" and reply["code"] == "unavailable" and reply["id"] == "early", reply
+    finally:
+        holder.execute("COMMIT")
+        holder.close()
+    reply = p.query("retried", goal="retry policy")
+    assert reply["id"] == "retried" and frames_of(reply)
