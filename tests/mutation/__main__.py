@@ -177,13 +177,15 @@ def main(argv: list[str] | None = None) -> int:
                 print(failure)
                 return 1
         outcomes: list[Outcome] = []
+        first = sorted(mutants, key=lambda m: not m.slow)  # the slow ones first: the run ends sooner
         with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-            for outcome in pool.map(lambda m: try_mutant(m, files, scratch, args.timeout), mutants):
+            for outcome in pool.map(lambda m: try_mutant(m, files, scratch, args.timeout), first):
                 outcomes.append(outcome)
                 print(f"{outcome.mutant.id:<14} {outcome.verdict:<9} {outcome.seconds:5.0f} s  "
                       f"{', '.join(k.split('::', 1)[-1] for k in outcome.killers)}", flush=True)
                 if outcome.verdict not in ("killed",) and outcome.detail:
                     print("    " + outcome.detail.replace("\n", "\n    "), flush=True)
+    outcomes.sort(key=lambda o: mutants.index(o.mutant))
     print()
     print(table(outcomes))
     bad = [o for o in outcomes if o.verdict != "killed"]

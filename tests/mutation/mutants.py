@@ -20,6 +20,7 @@ class Mutant:
     new: str
     bug: str  # the bug in words
     tests: tuple[str, ...]
+    slow: bool = False  # its tests wait out a bound when the bug is in: started first, so the run ends sooner
 
 
 MUTANTS: list[Mutant] = [
@@ -128,6 +129,7 @@ MUTANTS: list[Mutant] = [
             "test_gitignore_edit_that_stops_ignoring_a_directory_brings_its_files_in",
             "test_directory_move_and_delete_are_followed",
         )),
+        slow=True,
     ),
     Mutant(
         "crash-repair", "a crash (even kill -9) between writing files and resolving their links is repaired next start",
@@ -136,6 +138,7 @@ MUTANTS: list[Mutant] = [
         'resolving them all again\\n")\n',
         "the owed links are announced but never resolved again (repair is a no-op)",
         ("tests/test_persistence.py::test_a_sigkill_while_links_are_resolved_is_repaired_by_the_next_run",),
+        slow=True,
     ),
     Mutant(
         "B1-fit", "the sum of token_cost never exceeds max_tokens (B1)",
@@ -272,6 +275,7 @@ MUTANTS: list[Mutant] = [
         "if False:",
         "--dask ignored: parsed here",
         ("tests/test_dask.py::test_index_dask_flag_parses_on_the_cluster_it_names",),
+        slow=True,
     ),
     Mutant(
         "unavailable", "a query waits for the first index up to 25 s, then gets unavailable",
@@ -279,7 +283,8 @@ MUTANTS: list[Mutant] = [
         "if not self.index.ready.wait(max(0.0, deadline - time.monotonic())):",
         "if not self.index.ready.wait():",
         "the wait for the first index has no bound",
-        ("tests/test_protocol.py::" + "test_a_query_that_waits_too_long_for_the_first_index_gets_unavailable_then_an_answer",),
+        ("tests/test_protocol.py::test_a_query_that_waits_too_long_for_the_first_index_gets_unavailable_then_an_answer",),
+        slow=True,
     ),
     Mutant(
         "B3-canonical", "canonical_token_cost is the real cl100k_base count of content",
@@ -336,6 +341,7 @@ MUTANTS: list[Mutant] = [
         "or False:",
         "a .gitignore edit updates that one file only",
         ("tests/test_watch.py::test_gitignore_edit_that_stops_ignoring_a_directory_brings_its_files_in",),
+        slow=True,
     ),
     Mutant(
         "G4-file-cap", "frames from an anchored file itself are capped at two",
