@@ -392,21 +392,12 @@ class RepoIndex:
         work_bytes = sum(w.size for w, _ in todo)
         if self.jobs <= 1 or work_bytes < PARALLEL_MIN_BYTES:
             return None, False
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
         # fork starts a worker in milliseconds where spawn takes a third of a second
         # (a fresh interpreter importing tree-sitter), but only a single-threaded
         # process may fork: serve's threads would leave their locks copied, held.
         # Linux only (macOS's system libraries do not survive a fork).
         alone = sys.platform == "linux" and threading.active_count() == 1
-        if not alone:
-            pool.quiet_tracker()
-        executor = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork" if alone else "spawn"),
-                                       initializer=pool.worker_init, initargs=(os.getpid(),))
-        if alone:
-            executor.submit(int).result()  # fork every worker now, from this thread, before any other starts
-        return executor, True
+        return pool.start(self.jobs, fork=alone), True
 
     def _readable(self) -> str:
         """The file names and extensions this release parses: when a new one reads more

@@ -52,6 +52,26 @@ def worker_init(parent: int) -> None:
     threading.Thread(target=end_with_parent, name="repo-graph-orphan-check", daemon=True).start()
 
 
+# Held while a pool's workers start: a process that exits meanwhile (a host's
+# shutdown) waits for it, so no worker is left reading its start-up data half written.
+STARTING = threading.Lock()
+
+
+def start(jobs: int, *, fork: bool):
+    """A process pool of `jobs` workers, every one of them started before this returns."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, wait
+
+    with STARTING:
+        if not fork:
+            quiet_tracker()
+        executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork" if fork else "spawn"),
+                                       initializer=worker_init, initargs=(os.getpid(),))
+        # fork starts them all at the first task; spawn one per task no idle worker takes.
+        wait([executor.submit(int) for _ in range(1 if fork else jobs)])
+    return executor
+
+
 _TRACKER_LEAK_WARNING = "ignore::UserWarning:multiprocessing.resource_tracker"
 
 

@@ -219,6 +219,7 @@ def cmd_serve(args) -> int:
 
     if listener is not None:
         return listener.serve(lambda: Session(provider))
+    signal.signal(signal.SIGTERM, _interrupted)  # like Ctrl-C: the loop ends, then every child
     return stdio.serve(Session(provider))
 
 
@@ -374,9 +375,27 @@ def main(argv: list[str] | None = None) -> int:
                            else signal.SIGINT)
     sys.stdout.flush() if rc != EXIT_OK or args.command not in ("serve", "mcp") else None
     if args.command in ("serve", "mcp"):
+        _end_children()
         sys.stderr.flush()
         os._exit(rc)  # background indexing threads must not delay a clean exit (R2)
     return rc
+
+
+def _end_children() -> None:
+    """Parse workers of a first index under way end before we do: none is left reading
+    a task its gone parent half wrote (a traceback on the host's stderr). The ones a
+    SIGKILL leaves behind end on their own (indexer/pool.py, worker_init)."""
+    import multiprocessing
+
+    from indexer.pool import STARTING
+
+    STARTING.acquire(timeout=10)  # a pool starting now: let its workers finish starting, then end them
+    for child in multiprocessing.active_children():
+        child.kill()
+
+
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt(signum)
 
 
 if __name__ == "__main__":
