@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from dataclasses import replace
 
 import pytest
 
@@ -528,9 +529,8 @@ def test_code_a_tool_generated_is_indexed_and_weighs_less_than_the_code_people_w
     assert [n.id for n in index.store.find_by_name("RetryPolicyConfig")] == ["api/zz_client.pb.go#RetryPolicyConfig"]
     question = "retry policy how often a call is tried"
     assert ranking.rank(index, question, set())[0].node.path == "api/policy.go"
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(ranking, "GENERATED_FACTOR", 1.0)
-        assert ranking.rank(index, question, set())[0].node.path == "api/zz_client.pb.go"
+    as_written = replace(ranking.DEFAULT, generated_factor=1.0)
+    assert ranking.rank(index, question, set(), weights=as_written)[0].node.path == "api/zz_client.pb.go"
     index.close()
 
 
