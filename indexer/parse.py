@@ -57,10 +57,8 @@ def is_binary(data: bytes) -> bool:
     return b"\x00" in data[:BINARY_SNIFF]
 
 
-# How this module tells generated code (looks_generated, marked_generated): part of every
-# language's extraction digest (index.py), so a release that tells it otherwise re-reads
-# the code once.
-GENERATED_RULES = "3"
+# How generated code is told (looks_generated, marked_generated): a change bumps
+# upgrades.RULES["generated"] [rules-generated].
 # Build output (esbuild, tsc, webpack) names its source map on its last line, and a
 # bundler's output opens with its module runtime; in these languages such a file is a
 # copy of code whose source lives elsewhere, most often in the same repository

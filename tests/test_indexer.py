@@ -11,6 +11,7 @@ import pytest
 from grammars import Registry
 from indexer.digest import line_span, line_starts, sha256
 from indexer.extract import Extractor
+from indexer import upgrades
 from indexer.index import RepoIndex
 from indexer.sections import split_sections
 from indexer.store import SCHEMA_VERSION
@@ -472,7 +473,7 @@ def test_a_thread_that_ends_takes_its_store_connection_with_it(tmp_path):
     store.close()
 
 
-def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_path, monkeypatch):
+def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_path):
     """They copy code whose source is elsewhere (or is unreadable): skipped as generated,
     so no frame sends them. A source map named mid-file, or by a Python file, is not a
     build's last line."""
@@ -497,7 +498,7 @@ def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_pat
                       "notes.js": "ok", "tool.py": "ok"}
     assert [n.path for n in index.store.find_by_name("Socket")] == ["assets/js/socket.js"]
     before = index._extraction()
-    monkeypatch.setattr("indexer.index.GENERATED_RULES", "next")
+    index.rules_table = upgrades.bumped("generated", "next")
     index._rules_by_language = None
     after = index._extraction()  # a release that tells generated code otherwise re-reads the code, not the docs
     assert {lang for lang in after if after[lang] != before[lang]} == set(index.registry.languages)
