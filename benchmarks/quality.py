@@ -71,10 +71,9 @@ Systems (all run in the same command, on the same snapshots and file set).
                LITELLM_LOCAL_MODEL_COST_MAP=True. When it can't run, the output says
                "aider: not run (reason)".
 
-Ablation (on request: --systems repo-graph,repo-graph:lexical,repo-graph:prior,...):
-  repo-graph:lexical   the same provider with only BM25F weighing (closeness and
-               prior weights 0); plain repo-graph adds closeness to the anchors;
-               repo-graph:prior adds the PageRank prior at 0.03. The G4 tiers stay.
+Ablation (on request: --systems repo-graph,repo-graph:lexical,...):
+  repo-graph:lexical   the same provider with only BM25F weighing (closeness weights
+               0); plain repo-graph adds closeness to the anchors. The G4 tiers stay.
 
 Output: a Markdown table per repository (system x task; cases, R@5, R@10, MRR,
 budget precision, tokens) with wall times, and the exact command; --json prints
@@ -106,23 +105,22 @@ BUDGET_FRAMES = 64
 MAX_SOURCE_FILES = 8
 MIN_WORDS = 4
 K1, B = 1.2, 0.75
-ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:code", "repo-graph:lexical", "repo-graph:prior",
+ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:code", "repo-graph:lexical",
                "repo-graph:no-history", "repo-graph:no-said", "repo-graph:co-change-3", "repo-graph:co-change-12",
                "repo-graph:no-feedback", "repo-graph:feedback-0.25", "repo-graph:feedback-1",
                "repo-graph:no-mention", "repo-graph:mention-code", "repo-graph:mention-all")
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
 # "lexical" is BM25F alone (no closeness to the anchors, nor to the best matches, nor
 # the files' commit messages);
-# plain repo-graph adds the graph; "prior" adds the PageRank prior at 0.03 in the
-# fused score; "no-feedback" drops the closeness to the best matches of an unanchored
-# question; "no-mention" stops a `Type.member` the question names from leading, and
-# "mention-code" / "mention-all" let more code forms lead (backticks; any snake_case
-# or CamelCase word). The G4
-# tiers stay: the protocol requires them.
+# plain repo-graph adds the graph; "no-feedback" drops the closeness to the best
+# matches of an unanchored question; "no-mention" stops a `Type.member` the question
+# names from leading, and "mention-code" / "mention-all" let more code forms lead
+# (backticks; any snake_case or CamelCase word). The G4 tiers stay: the protocol
+# requires them. (The PageRank prior in the fused score, "prior", went with its weight:
+# benchmarks/DECISIONS.md [prior].)
 ABLATIONS = {
-    "repo-graph:lexical": {"w_closeness_boost": 0.0, "w_proximity": 0.0, "w_prior": 0.0, "w_recent": 0.0, "w_said": 0.0,
+    "repo-graph:lexical": {"w_closeness_boost": 0.0, "w_proximity": 0.0, "w_recent": 0.0, "w_said": 0.0,
                            "w_said_question": 0.0},
-    "repo-graph:prior": {"w_prior": 0.03},
     "repo-graph:no-history": {"w_co_change": 0.0, "w_recent": 0.0, "w_said": 0.0, "w_said_question": 0.0},  # no git
     "repo-graph:no-said": {"w_said": 0.0, "w_said_question": 0.0},  # the files' commit messages weigh nothing
     "repo-graph:no-recent": {"w_recent": 0.0},  # unanchored: recent changes weigh nothing

@@ -82,9 +82,6 @@ class CodeGraph:
     def prior_nodes(self, limit: int) -> list[NodeRow]:
         return self.store.prior_nodes(limit)
 
-    def priors(self, ids: Iterable[str]) -> dict[str, float]:
-        return self.store.priors(ids)
-
     def generated_files(self, rowids: Iterable[int]) -> list[int]:
         return self.store.generated_files(rowids)
 

@@ -12,7 +12,7 @@ from . import adjustments, tiers
 from .candidate import Candidate
 from .closeness import Closeness, anchor_walk
 from .explain import Trace
-from .fusion import fuse, prior
+from .fusion import fuse
 from .lexical import Matched, Matches, lexical, matches
 from .mention import mentioned
 from .reads import Index, IndexReads
@@ -106,7 +106,7 @@ def _candidates(q: _Query, related: dict[str, float]) -> tuple[dict[str, NodeRow
     reads, w, matched = q.reads, q.w, q.matched
     pre = sorted(
         matched.items(),
-        key=lambda kv: (-fuse(kv[1][0], w.related_file_share * related.get(kv[1][1], 0.0), 0.0, w), kv[1][1], kv[0]),
+        key=lambda kv: (-fuse(kv[1][0], w.related_file_share * related.get(kv[1][1], 0.0), w), kv[1][1], kv[0]),
     )[: w.max_candidates]  # ties by path, then by place in the file: the same however the index was built
     pre_nodes = reads.nodes_by_rowid(r for r, _ in pre)
     lex = {node.id: matched[rowid][0] for rowid, node in pre_nodes.items()}
@@ -140,12 +140,11 @@ def _scored(q: _Query, by_id: dict[str, NodeRow], lex: dict[str, float], keep: K
     score before the tiers."""
     reads, w, close = q.reads, q.w, q.close
     speaks_for = _speaking_for_anchored_files(reads, q.seeds, by_id) if q.seeds else set()
-    centrality = reads.priors(by_id) if w.w_prior else {}  # weighed 0: no lookup per query
     scored: list[tuple[Candidate, float]] = []
     for node_id, node in by_id.items():
         if node.kind == "file" or not keep(node):
             continue
-        fused = fuse(lex.get(node_id, 0.0), close.of(node_id, node.path), prior(centrality.get(node_id, 0.0), node, w), w)
+        fused = fuse(lex.get(node_id, 0.0), close.of(node_id, node.path), w)
         hop = close.hops.get(node_id)
         if node_id in speaks_for and not tiers.anchored(hop):
             if node.sym_kind == "module" and lex.get(node_id, 0.0) < w.joined_header_match:

@@ -74,10 +74,10 @@ def feedback(reads: IndexReads, matched: dict[int, tuple[float, str]], named: li
             best[path] = score
     floor = w.feedback_min_match * max(best.values())
     top = named + sorted((p for p in best if best[p] >= floor), key=lambda p: (-best[p], p))[: w.feedback_files]
-    # Not their directories or namesakes: those share a best match's folder or name, not the question;
-    # docs at feedback_docs.
-    near = {path: w.w_feedback * v * (w.feedback_docs if reads.is_doc(path) else 1.0)
-            for path, v in related_files(reads, set(top), by_place=False, w=w).items()}
+    # Not their directories or namesakes: those share a best match's folder or name, not the
+    # question; nor the docs naming them [feedback-docs].
+    near = {path: w.w_feedback * v for path, v in related_files(reads, set(top), by_place=False, w=w).items()
+            if not reads.is_doc(path)}
     near.update((path, w.w_feedback) for path in top)  # as close as what they lead to
     return near
 

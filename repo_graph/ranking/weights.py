@@ -37,9 +37,6 @@ class Weights:
     w_lexical: float = 0.60  # the match [fusion]
     w_closeness_boost: float = 2.0  # G3: a match at closeness 1 counts three times [fusion]
     w_proximity: float = 0.05  # closeness alone, without a match: a nudge [fusion]
-    w_prior: float = 0.0  # the PageRank prior lost recall at every weight tried [prior]
-    prior_centrality: float = 0.6  # the prior: what much of the repository leans on ... [prior]
-    prior_documented: float = 0.4  # ... and whether someone took the trouble to document it [prior]
     # -- closeness to the anchors (G3) ----------------------------------------------------
     proximity_by_hop: Mapping[int, float] = _frozen({0: 1.0, 1: 0.8, 2: 0.35})  # by hops from an anchor [closeness]
     in_anchored_file: float = 0.95  # inside an open file: closer than the most related other file [closeness]
@@ -66,7 +63,6 @@ class Weights:
     w_feedback: float = 0.5  # at half an anchor's strength [feedback]
     feedback_files: int = 3  # the best few files [feedback]
     feedback_min_match: float = 0.5  # of the best match: a weak match is no stand-in [feedback]
-    feedback_docs: float = 0.0  # a README names the best match because it names everything [feedback-docs]
     # -- a change's scope (`printer: ...`, ranking/scope.py) ------------------------------
     scope_weight: float = 1.0  # the files a scope names are as close as an anchor's related file [scope]
     scope_max_files: int = 200  # a name on more files is too broad to say anything [scope]
