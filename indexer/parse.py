@@ -21,12 +21,15 @@ from .extract import Extractor
 from .store import GENERATED, MODULE_FRAGMENT, NodeRow, node_row
 from .terms import terms, weighted_counts
 
-# BM25F field weights: a hit in a name says more than a hit in a body.
+# BM25F field weights: a hit in a name says more than a hit in a body [bm25f-fields]. The
+# index holds the term frequencies they weighed: every extraction digest holds them
+# (indexer/upgrades.py), so a change parses every file again.
 W_NAME = 3.0
 W_DOC = 1.5
 W_SIGNATURE = 1.5
 W_PATH = 1.0
 W_BODY = 1.0
+FIELD_WEIGHTS = (("name", W_NAME), ("doc", W_DOC), ("signature", W_SIGNATURE), ("path", W_PATH), ("body", W_BODY))
 
 BINARY_SNIFF = 8192
 

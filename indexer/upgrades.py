@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from grammars import Registry
 
+from .parse import FIELD_WEIGHTS
 from .sections import DOC_EXTENSIONS
 
 # What a version change forces.
@@ -45,15 +46,21 @@ def bumped(name: str, version: str, rules: Mapping[str, Rule] = RULES) -> Mappin
     return MappingProxyType({**rules, name: replace(rules[name], version=version)})
 
 
-def extraction_digests(registry: Registry, rules: Mapping[str, Rule] = RULES) -> dict[str, str]:
+def extraction_digests(registry: Registry, rules: Mapping[str, Rule] = RULES,
+                       fields: tuple[tuple[str, float], ...] = FIELD_WEIGHTS) -> dict[str, str]:
     """Per language and doc format, what its extraction is made of: the versions of the
-    rules that re-parse it and, for a language, its queries and language.toml. A file
+    rules that re-parse it, the BM25F field weights its term counts were weighed by
+    (parse.FIELD_WEIGHTS) and, for a language, its queries and language.toml. A file
     indexed under another is parsed again (index.py)."""
+    weights = ",".join(f"{name}={weight!r}" for name, weight in fields)
     code = [r.version for r in rules.values() if r.forces == REPARSE and CODE in r.reads]
     docs = [r.version for r in rules.values() if r.forces == REPARSE and DOCS in r.reads]
-    found = {fmt: ".".join(docs) for fmt in set(DOC_EXTENSIONS.values())}
+    found = {fmt: _digest(*docs, weights) for fmt in set(DOC_EXTENSIONS.values())}
     for spec in registry.languages.values():
-        made_of = "\0".join((*code, spec.query_text("tags"), spec.query_text("imports"),
-                             (spec.folder / "language.toml").read_text(encoding="utf-8")))
-        found[spec.name] = hashlib.sha256(made_of.encode()).hexdigest()[:16]
+        found[spec.name] = _digest(*code, weights, spec.query_text("tags"), spec.query_text("imports"),
+                                   (spec.folder / "language.toml").read_text(encoding="utf-8"))
     return found
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]

@@ -75,3 +75,15 @@ def test_an_index_kept_under_the_same_rules_is_not_parsed_again(tmp_path):
     again._rules_by_language = None
     assert again.refresh().parsed == 2  # the Python files; the README stays
     again.close()
+
+
+def test_a_bm25f_field_weight_is_in_every_digest():
+    """The index holds term frequencies the field weights weighed: a change to one
+    parses every file again, code and docs (issue 36: it left a stale index)."""
+    from indexer.parse import FIELD_WEIGHTS
+
+    registry = Registry()
+    before = upgrades.extraction_digests(registry)
+    heavier = tuple((name, weight * 2 if name == "name" else weight) for name, weight in FIELD_WEIGHTS)
+    after = upgrades.extraction_digests(registry, fields=heavier)
+    assert {lang for lang in before if after[lang] != before[lang]} == CODE | DOCS
