@@ -46,7 +46,7 @@ class Trace:
         lexical = rowid in self.raw_match  # the file's factors are on matches made in lexical.py only
         factors = [*(self.by_file.get(node.path, ()) if lexical else ()),
                    *(self.by_rowid.get(rowid, ()) if rowid is not None else ()), *self.by_node.get(node.id, ())]
-        if factors and lexical:
+        if factors and lexical and rowid is not None:
             signals = {"match before factors": self.raw_match[rowid], **signals}
         notes = [*(self.rowid_notes.get(rowid, ()) if rowid is not None else ()), *self.notes.get(node.id, ())]
         return Why(signals, tuple(factors), tier, tuple(notes))

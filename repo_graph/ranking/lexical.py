@@ -70,17 +70,17 @@ def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float,
     says, so only those files' rows are read (or all of them, when that is fewer, then cut)."""
     stats = reads.term_stats(wanted)  # term -> (files, nodes)
     found = []
-    matched_files = None
+    matched_files: np.ndarray | None = None
     for term in sorted((t for t in wanted if t in stats), key=lambda t: stats[t][1]):  # rarest first
         n_files, df = stats[term]
         idf = _idf(n_docs, df)
-        common = matched_files is not None and df > w.common_postings
-        if common and len(matched_files) < n_files:
-            nodes, files, tf, length = reads.term_postings(term, matched_files.tolist())
+        common = matched_files if matched_files is not None and df > w.common_postings else None
+        if common is not None and len(common) < n_files:
+            nodes, files, tf, length = reads.term_postings(term, common.tolist())
         else:
             nodes, files, tf, length = reads.term_postings(term)
-            if common:
-                inside = np.isin(files, matched_files)
+            if common is not None:
+                inside = np.isin(files, common)
                 nodes, files, tf, length = nodes[inside], files[inside], tf[inside], length[inside]
         tf = tf.astype(np.float64)
         found.append((nodes, files, idf * _saturated(tf, length, avg_len, w)))

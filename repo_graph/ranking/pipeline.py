@@ -47,57 +47,63 @@ def rank(index: Index, text: str, seeds: set[str], *, keep: Keep = lambda node: 
     return out
 
 
-@dataclass
-class _Query:
-    """One ranking's inputs and signals, as the pipeline gathers them."""
+@dataclass(frozen=True)
+class _Ask:
+    """What one ranking is asked, and how to read and weigh it."""
 
     reads: IndexReads
     text: str
     seeds: set[str]
     w: Weights
     trace: Trace | None
-    asked: bool = False
-    anchor_files: frozenset[str] = frozenset()
-    matched: Matched | None = None
-    neighbours: dict[str, float] | None = None  # files related to the anchors (or the feedback's), before the scope
-    close: Closeness | None = None
+
+
+@dataclass(frozen=True)
+class _Query(_Ask):
+    """One ranking's signals, once gathered."""
+
+    asked: bool  # a question, not a change to make (adjustments.asks_how)
+    anchor_files: frozenset[str]
+    matched: Matched
+    neighbours: dict[str, float]  # files related to the anchors (or the feedback's), before the scope
+    close: Closeness
 
 
 def _ranked(reads: IndexReads, text: str, seeds: set[str], related: dict[str, float], keep: Keep, found: Matches,
             w: Weights, trace: Trace | None) -> list[Candidate]:
     """`rank` before the hedge: `related`, the anchors' related files (none without);
     `found`, the question's BM25."""
-    q = _Query(reads, text, seeds, w, trace, adjustments.asks_how(text), frozenset(s.partition("#")[0] for s in seeds))
+    ask = _Ask(reads, text, seeds, w, trace)
+    anchor_files = frozenset(s.partition("#")[0] for s in seeds)
     hops = reads.hops(seeds, max_hops=2, hub_links=w.hub_links) if seeds else {}
-    related = _signals(q, related, found)
-    spread = anchor_walk(reads, seeds, q.matched, hops, w) if seeds else {}
-    q.close = Closeness(hops, set(q.anchor_files), related, spread, w)
+    matched, neighbours, related = _signals(ask, related, found)
+    spread = anchor_walk(reads, seeds, matched, hops, w) if seeds else {}
+    q = _Query(reads, text, seeds, w, trace, adjustments.asks_how(text), anchor_files, matched, neighbours,
+               Closeness(hops, set(anchor_files), related, spread, w))
     by_id, lex = _candidates(q, related)
     _widen(q, by_id, hops)
     return _ordered(q, _scored(q, by_id, lex, keep), lex)
 
 
-def _signals(q: _Query, related: dict[str, float], found: Matches) -> dict[str, float]:
-    """The lexical match (with the mentions leading it) into q.matched; the related
-    files, the feedback's standing in for them without anchors, into q.neighbours;
-    returns those with the scope's files."""
-    reads, w = q.reads, q.w
-    scope = scoped_files(reads, q.text, w.scope_max_files, w.max_scopes) if w.scope_weight else {}
-    matched = lexical(reads, q.text, with_scope(related, scope, w), found=found, w=w, trace=q.trace)
-    named = mentioned(reads, q.text, w=w) if w.mention_match else {}
+def _signals(ask: _Ask, related: dict[str, float], found: Matches) -> tuple[Matched, dict[str, float], dict[str, float]]:
+    """(the lexical match with the mentions leading it; the related files, the
+    feedback's standing in for them without anchors; those with the scope's files)."""
+    reads, w, trace = ask.reads, ask.w, ask.trace
+    scope = scoped_files(reads, ask.text, w.scope_max_files, w.max_scopes) if w.scope_weight else {}
+    matched = lexical(reads, ask.text, with_scope(related, scope, w), found=found, w=w, trace=trace)
+    named = mentioned(reads, ask.text, w=w) if w.mention_match else {}
     if named:
         matched = {rowid: (w.mention_lead * match, path) for rowid, (match, path) in matched.items()}
         matched.update(named)
-        if q.trace is not None:
+        if trace is not None:
             for rowid in matched:
                 if rowid in named:
-                    q.trace.note_rowid(rowid, "named in the question")
+                    trace.note_rowid(rowid, "named in the question")
                 else:
-                    q.trace.factor(rowid, "a mention leads", w.mention_lead)
-    if not q.seeds and w.w_feedback and matched:
+                    trace.factor(rowid, "a mention leads", w.mention_lead)
+    if not ask.seeds and w.w_feedback and matched:
         related = feedback(reads, matched, [path for _, path in named.values()], w=w)
-    q.matched, q.neighbours = matched, related
-    return with_scope(related, scope, w)
+    return matched, related, with_scope(related, scope, w)
 
 
 def _candidates(q: _Query, related: dict[str, float]) -> tuple[dict[str, NodeRow], dict[str, float]]:
@@ -153,18 +159,19 @@ def _scored(q: _Query, by_id: dict[str, NodeRow], lex: dict[str, float], keep: K
         tiered = tiers.tiered(fused, hop, w) if q.seeds else fused
         scored.append((Candidate(node, round(min(1.0, max(0.0, tiered)), 6), hop), fused))
         if q.trace is not None:
-            _record(q, node, lex.get(node_id, 0.0), fused, hop, node_id in speaks_for)
+            _record(q, q.trace, node, lex.get(node_id, 0.0), fused, hop, node_id in speaks_for)
     return scored
 
 
-def _record(q: _Query, node: NodeRow, match: float, fused: float, hop: int | None, speaks: bool) -> None:
+def _record(q: _Query, trace: Trace, node: NodeRow, match: float, fused: float, hop: int | None,
+            speaks: bool) -> None:
     """explain: the signals and tier of one scored candidate."""
     signals = {"match": match, "closeness": q.close.of(node.id, node.path), **q.close.parts(node.id, node.path),
                "fused": fused}
     tier = ("anchored (G4)" if tiers.anchored(hop) else "below the anchored tier") if q.seeds else "unanchored"
     if speaks and tiers.anchored(hop) and q.close.hops.get(node.id, 9) > 1:
-        q.trace.note(node.id, "speaks for a file joined to an anchor (G4)")
-    q.trace.scored[node.id] = (signals, tier)
+        trace.note(node.id, "speaks for a file joined to an anchor (G4)")
+    trace.scored[node.id] = (signals, tier)
 
 
 def _speaking_for_anchored_files(reads: IndexReads, seeds: set[str], by_id: dict[str, NodeRow]) -> set[str]:

@@ -44,8 +44,8 @@ def _by_links(reads: IndexReads, anchor: str, weight: dict[str, float], w: Weigh
     for (path, rel), n in joined.items():
         weight[path] += w.file_link_weights.get(rel, w.other_link_weight) * (1 + math.log(n))
     if w.w_co_change:
-        for path, n in reads.co_changed(anchor):
-            weight[path] += w.w_co_change * math.log1p(n)
+        for path, commits in reads.co_changed(anchor):
+            weight[path] += w.w_co_change * math.log1p(commits)
 
 
 def _by_place(reads: IndexReads, anchor: str, namesakes: list[str], weight: dict[str, float], w: Weights) -> None:
