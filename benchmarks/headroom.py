@@ -14,7 +14,7 @@ and how many files link into it (a hub). A logistic model over these is fitted
 leave-one-repository-out (each repository's order comes from a model that never saw
 it), and R@5 is computed on the candidates as ranked and as reordered.
 
-Reordered no better than ranked: the fusion in repo_graph/ranking.py already uses these
+Reordered no better than ranked: the fusion in repo_graph/ranking/ already uses these
 signals about as well as a linear model can, and a better ranking needs a new signal,
 not a new weight. Reordered ahead on most repositories: the model's weights (printed,
 on standardised signals) say which signal the fusion undervalues.

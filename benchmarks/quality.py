@@ -75,10 +75,9 @@ Systems (all run in the same command, on the same snapshots and file set).
                LITELLM_LOCAL_MODEL_COST_MAP=True. When it can't run, the output says
                "aider: not run (reason)".
 
-Ablation (on request: --systems repo-graph,repo-graph:lexical,repo-graph:prior,...):
-  repo-graph:lexical   the same provider with only BM25F weighing (closeness and
-               prior weights 0); plain repo-graph adds closeness to the anchors;
-               repo-graph:prior adds the PageRank prior at 0.03. The G4 tiers stay.
+Ablation (on request: --systems repo-graph,repo-graph:lexical,...):
+  repo-graph:lexical   the same provider with only BM25F weighing (closeness weights
+               0); plain repo-graph adds closeness to the anchors. The G4 tiers stay.
 
 Output: a Markdown table per repository (system x task; cases, R@5, R@10, MRR,
 budget precision, tokens) with wall times, and the exact command; --json prints
@@ -100,7 +99,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -110,51 +109,52 @@ BUDGET_FRAMES = 64
 MAX_SOURCE_FILES = 8
 MIN_WORDS = 4
 K1, B = 1.2, 0.75
-ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:code", "repo-graph:lexical", "repo-graph:prior",
+ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:code", "repo-graph:lexical",
                "repo-graph:no-history", "repo-graph:no-said", "repo-graph:co-change-3", "repo-graph:co-change-12",
                "repo-graph:no-feedback", "repo-graph:feedback-0.25", "repo-graph:feedback-1",
                "repo-graph:no-mention", "repo-graph:mention-code", "repo-graph:mention-all", "repo-graph:mcp")
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
 # "lexical" is BM25F alone (no closeness to the anchors, nor to the best matches, nor
 # the files' commit messages);
-# plain repo-graph adds the graph; "prior" adds the PageRank prior at 0.03 in the
-# fused score; "no-feedback" drops the closeness to the best matches of an unanchored
-# question; "no-mention" stops a `Type.member` the question names from leading, and
-# "mention-code" / "mention-all" let more code forms lead (backticks; any snake_case
-# or CamelCase word). The G4
-# tiers stay: the protocol requires them.
+# plain repo-graph adds the graph; "no-feedback" drops the closeness to the best
+# matches of an unanchored question; "no-mention" stops a `Type.member` the question
+# names from leading, and "mention-code" / "mention-all" let more code forms lead
+# (backticks; any snake_case or CamelCase word). The G4 tiers stay: the protocol
+# requires them. (The PageRank prior in the fused score, "prior", went with its weight:
+# benchmarks/DECISIONS.md [prior].)
 ABLATIONS = {
-    "repo-graph:lexical": {"W_CLOSENESS_BOOST": 0.0, "W_PROXIMITY": 0.0, "W_PRIOR": 0.0, "W_RECENT": 0.0, "W_SAID": 0.0,
-                           "W_SAID_QUESTION": 0.0},
-    "repo-graph:prior": {"W_PRIOR": 0.03},
-    "repo-graph:no-history": {"W_CO_CHANGE": 0.0, "W_RECENT": 0.0, "W_SAID": 0.0, "W_SAID_QUESTION": 0.0},  # no git
-    "repo-graph:no-said": {"W_SAID": 0.0, "W_SAID_QUESTION": 0.0},  # the files' commit messages weigh nothing
-    "repo-graph:no-recent": {"W_RECENT": 0.0},  # unanchored: recent changes weigh nothing
-    "repo-graph:co-change-3": {"W_CO_CHANGE": 3.0},  # co-change weights beside the default (6)
-    "repo-graph:co-change-12": {"W_CO_CHANGE": 12.0},
-    "repo-graph:no-feedback": {"W_FEEDBACK": 0.0},  # unanchored: no closeness to the best matches
-    "repo-graph:feedback-0.25": {"W_FEEDBACK": 0.25},  # feedback weights beside the default (0.5)
-    "repo-graph:feedback-1": {"W_FEEDBACK": 1.0},
-    "repo-graph:no-namesake": {"W_NAMESAKE": 0.0},  # anchored: a file of the same name elsewhere weighs nothing
-    "repo-graph:no-mention": {"MENTION_MATCH": 0.0},  # a `Type.member` the question names does not lead
-    "repo-graph:mention-code": {"MENTION_FORMS": ("backticks", "qualified")},  # backticked names lead too
-    "repo-graph:mention-all": {"MENTION_FORMS": ("backticks", "qualified", "underscored", "humped")},  # and any
+    "repo-graph:lexical": {"w_closeness_boost": 0.0, "w_proximity": 0.0, "w_recent": 0.0, "w_said": 0.0,
+                           "w_said_question": 0.0},
+    "repo-graph:no-history": {"w_co_change": 0.0, "w_recent": 0.0, "w_said": 0.0, "w_said_question": 0.0},  # no git
+    "repo-graph:no-said": {"w_said": 0.0, "w_said_question": 0.0},  # the files' commit messages weigh nothing
+    "repo-graph:no-recent": {"w_recent": 0.0},  # unanchored: recent changes weigh nothing
+    "repo-graph:co-change-3": {"w_co_change": 3.0},  # co-change weights beside the default (6)
+    "repo-graph:co-change-12": {"w_co_change": 12.0},
+    "repo-graph:no-feedback": {"w_feedback": 0.0},  # unanchored: no closeness to the best matches
+    "repo-graph:feedback-0.25": {"w_feedback": 0.25},  # feedback weights beside the default (0.5)
+    "repo-graph:feedback-1": {"w_feedback": 1.0},
+    "repo-graph:no-namesake": {"w_namesake": 0.0},  # anchored: a file of the same name elsewhere weighs nothing
+    "repo-graph:no-mention": {"mention_match": 0.0},  # a `Type.member` the question names does not lead
+    "repo-graph:mention-code": {"mention_forms": ("backticks", "qualified")},  # backticked names lead too
+    "repo-graph:mention-all": {"mention_forms": ("backticks", "qualified", "underscored", "humped")},  # and any
 }
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
 
 
 def variant(system: str) -> tuple[dict, tuple[str, ...]] | None:
-    """(ranking constants, query kinds) of a repo-graph variant: a named ablation
-    above, `repo-graph:code` (code frames only), or weights spelled out for a sweep,
-    code only or not (`repo-graph:W_PROXIMITY=0.1+W_FEEDBACK=1`,
-    `repo-graph:code+W_SAME_NAME=0`); None for a system that is not a variant."""
+    """(fields of repo_graph.ranking.Weights to replace, query kinds) of a repo-graph
+    variant: a named ablation above, `repo-graph:code` (code frames only), or weights
+    spelled out for a sweep, code only or not, in either case
+    (`repo-graph:w_proximity=0.1+W_FEEDBACK=1`, `repo-graph:code+w_same_directory=0`);
+    None for a system that is not a variant."""
     if system in ABLATIONS:
         return ABLATIONS[system], ()
     name, _, spec = system.partition(":")
     if name != "repo-graph" or not spec:
         return None
-    from repo_graph import ranking
+    from repo_graph.ranking.weights import numeric_fields
 
+    numeric = numeric_fields()
     weights, kinds = {}, ()
     for part in spec.split("+"):
         key, eq, value = part.partition("=")
@@ -162,10 +162,10 @@ def variant(system: str) -> tuple[dict, tuple[str, ...]] | None:
             kinds = ("symbol",)
         elif not eq:
             return None
-        elif not key.isupper() or not isinstance(getattr(ranking, key, None), (int, float)):
-            raise ValueError(f"{system}: {key} is not a numeric weight of repo_graph/ranking.py")
+        elif key.lower() not in numeric:
+            raise ValueError(f"{system}: {key} is not a numeric field of repo_graph.ranking.Weights")
         else:
-            weights[key] = int(float(value)) if isinstance(getattr(ranking, key), int) else float(value)
+            weights[key.lower()] = numeric[key.lower()](float(value))
     return weights, kinds
 
 
@@ -631,24 +631,18 @@ def frame_path(frame) -> str:
 
 
 def run_variant(system: str, snaps: Snapshots, case: Case, anchor: str | None):
-    from repo_graph import ranking
+    from repo_graph.ranking import DEFAULT
 
     weights, kinds = variant(system)
-    saved = {name: getattr(ranking, name) for name in weights}
-    try:
-        for name, value in weights.items():
-            setattr(ranking, name, value)
-        return run_repo_graph(snaps, case, anchor, kinds)
-    finally:
-        for name, value in saved.items():
-            setattr(ranking, name, value)
+    return run_repo_graph(snaps, case, anchor, kinds, replace(DEFAULT, **weights))
 
 
-def run_repo_graph(snaps: Snapshots, case: Case, anchor: str | None, kinds: tuple[str, ...] = ()):
+def run_repo_graph(snaps: Snapshots, case: Case, anchor: str | None, kinds: tuple[str, ...] = (), weights=None):
     anchors = (anchor,) if anchor else ()
-    big = snaps.provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=RANK_FRAMES,
+    provider = snaps.provider if weights is None else RepoProvider(snaps.index, snaps.provider.tokenizer, weights=weights)
+    big = provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=RANK_FRAMES,
                                             max_tokens=RANK_TOKENS, anchors=anchors, kinds=kinds))
-    small = snaps.provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=BUDGET_FRAMES,
+    small = provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=BUDGET_FRAMES,
                                               max_tokens=BUDGET, anchors=anchors, kinds=kinds))
     ranked = [frame_path(f) for f in big.frames]
     packed = [(frame_path(f), tokens_of(f.content)) for f in small.frames]
@@ -1003,8 +997,8 @@ def main(argv=None) -> int:
     parser.add_argument("--ref", default="HEAD")
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS),
                         help=f"comma-separated, from {','.join(ALL_SYSTEMS)}, or repo-graph with weights "
-                             "of repo_graph/ranking.py set for a sweep, code frames only or not: "
-                             "repo-graph:W_PROXIMITY=0.1+W_FEEDBACK=1, repo-graph:code+W_PROXIMITY=0.1")
+                             "of repo_graph.ranking.Weights set for a sweep, code frames only or not: "
+                             "repo-graph:w_proximity=0.1+w_feedback=1, repo-graph:code+w_proximity=0.1")
     parser.add_argument("--aider-python", help="the python of an environment with aider-chat")
     parser.add_argument("--tmp", help="where the temporary work trees and caches go (default: $TMPDIR)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary work trees and caches")

@@ -24,15 +24,7 @@ from functools import lru_cache
 from grammars import GrammarUnavailable, LanguageSpec
 
 PARTIAL_WARNING = "syntax errors"
-# How this module turns matches into symbols: change it with the code, and files indexed
-# under other rules are parsed again (with any change to a language's queries; index.py).
-# 2: a definition's own name is no call; Elixir's @doc, Haddock's `-- |`; @import.parts.
-# (@qualifier changed no output of a query without it: it came with the queries that
-# use it, whose change re-parses their languages' files.)
-# 3: a file without a last newline is parsed with one (LanguageSpec.parsed_text); one
-# that `#if`s break is parsed again without them (`_without_conditionals`); a name
-# matched with its receiver and without is one reference.
-EXTRACT_RULES = "3"
+# How matches become symbols: a change bumps upgrades.RULES["extract"] [rules-extract].
 # A receiver spelled as a class: `Config`, `models.User`, `http::StatusCode`, `\App\Foo`
 # (by its last name); not `self`, `LOGGER`, `Self`, `Vec::<u8>`, a call or a string.
 # Decided here, not by a query predicate: a predicate reads the receiver's text as UTF-8

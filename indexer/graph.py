@@ -1,5 +1,6 @@
 """The graph as ranking walks it: neighbours, hop distances and a structural prior,
-read from the store's indexed edge tables.
+read from the store's indexed edge tables; and every other read ranking makes
+(repo_graph/ranking/reads.py declares them), so ranking knows no other indexer module.
 
 Nothing is loaded into memory up front, so a provider is ready as soon as the
 database is open and memory does not grow with the number of edges (the Linux
@@ -11,6 +12,18 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections.abc import Iterable
+
+from . import subjects
+from .names import dotted
+from .parse import speaks_for_file
+from .resolve import is_release_notes
+from .sections import doc_format, translated_from
+from .store import MODULE_FRAGMENT, NodeRow
+from .terms import terms as cut_terms
+from .walk import is_vendored
+
+__all__ = ["CodeGraph", "NodeRow"]
 
 PAGERANK_DAMPING = 0.85  # both walks: the global prior and the anchors' neighbourhood
 PAGERANK_ITERATIONS = 60
@@ -22,8 +35,133 @@ _EDGES = "SELECT {a}, rel FROM edges WHERE {b} IN ({q}) UNION ALL SELECT {a}, re
 
 
 class CodeGraph:
+    """The index as ranking reads it (repo_graph.ranking.reads.IndexReads). Most reads
+    are the store's own; the path facts (release notes, vendored, translations, tests)
+    are the indexer's rules, applied here so ranking need not know them."""
+
     def __init__(self, store):
         self.store = store
+
+    # -- the store's own reads -------------------------------------------------------
+    def corpus_stats(self) -> tuple[int, float]:
+        return self.store.corpus_stats()
+
+    def term_stats(self, terms: Iterable[str]) -> dict[str, tuple[int, int]]:
+        return self.store.term_stats(terms)
+
+    def term_postings(self, term: str, files: list[int] | None = None):
+        return self.store.term_postings(term, files)
+
+    def said_stats(self) -> tuple[int, float]:
+        return self.store.said_stats()
+
+    def said_postings(self, terms: Iterable[str]) -> list[tuple[str, str, float, float]]:
+        return self.store.said_postings(terms)
+
+    def rowids_of_ids(self, ids: Iterable[str]) -> dict[str, int]:
+        return self.store.rowids_of_ids(ids)
+
+    def ids_of_rowids(self, rowids: Iterable[int]) -> dict[int, str]:
+        return self.store.ids_of_rowids(rowids)
+
+    def nodes_by_rowid(self, rowids: Iterable[int]) -> dict[int, NodeRow]:
+        return self.store.nodes_by_rowid(rowids)
+
+    def nodes_by_id(self, ids: Iterable[str]) -> dict[str, NodeRow]:
+        return self.store.nodes_by_id(ids)
+
+    def find_by_name(self, name: str, limit: int) -> list[NodeRow]:
+        return self.store.find_by_name(name, limit=limit)
+
+    def top_nodes_in_files(self, paths: Iterable[str], per_file: int) -> list[NodeRow]:
+        return self.store.top_nodes_in_files(paths, per_file)
+
+    def top_rows_in_files(self, paths: Iterable[str], per_file: int) -> list[tuple[int, NodeRow]]:
+        return self.store.top_rows_in_files(paths, per_file)
+
+    def prior_nodes(self, limit: int) -> list[NodeRow]:
+        return self.store.prior_nodes(limit)
+
+    def generated_files(self, rowids: Iterable[int]) -> list[int]:
+        return self.store.generated_files(rowids)
+
+    def sections_naming_no_code(self, ids: Iterable[str]) -> set[str]:
+        return self.store.sections_naming_no_code(ids)
+
+    def recent_changes(self, paths: Iterable[str]) -> dict[str, float]:
+        return self.store.recent_changes(paths)
+
+    def co_changed(self, path: str) -> list[tuple[str, float]]:
+        return self.store.co_changed(path)
+
+    def links_from_file(self, path: str) -> list[tuple[str, str, int]]:
+        return self.store.links_from_file(path)
+
+    def links_into_file(self, path: str) -> list[tuple[str, str, int]]:
+        return self.store.links_into_file(path)
+
+    def paths_named(self, name: str, limit: int) -> list[str]:
+        return self.store.paths_named(name, limit)
+
+    def files_joined_to(self, ids: Iterable[str]) -> set[str]:
+        return self.store.files_joined_to(ids)
+
+    # -- path facts and words, by the indexer's rules -----------------------------------
+    @staticmethod
+    def query_terms(text: str) -> list[str]:
+        return cut_terms(text)
+
+    @staticmethod
+    def spelled(name: str) -> str:
+        return dotted(name)
+
+    is_release_notes = staticmethod(is_release_notes)
+    is_vendored = staticmethod(is_vendored)
+    is_test = staticmethod(subjects.is_test)
+
+    @staticmethod
+    def is_doc(path: str) -> bool:
+        return doc_format(path) is not None
+
+    def translations(self, paths) -> set[int]:
+        """Those of `paths` (file rowid -> path) that translate a doc the index holds."""
+        originals = {f: translated_from(p) for f, p in paths.items()}
+        present = self.store.nodes_by_id(o for o in originals.values() if o)
+        return {f for f, original in originals.items() if original in present}
+
+    def has_history(self) -> bool:
+        return bool(self.store.get_meta("history_head"))
+
+    def same_subject(self, path: str, min_subject: int) -> tuple[list[str], list[str]]:
+        """(its tests, or what it tests; its namesakes in other folders), by file name:
+        none for a subject shorter than `min_subject` (`io`, `a`)."""
+        subject, named_as_test = subjects.test_subject(path)
+        twins: list[str] = []
+        namesakes: list[str] = []
+        if len(subject) < min_subject:
+            return twins, namesakes
+        for other in self.store.paths_with_stems(subjects.stems_about(subject)):
+            if other == path:
+                continue
+            found = subjects.test_subject(other)
+            if found == (subject, not named_as_test):
+                twins.append(other)
+            elif found == (subject, named_as_test):
+                namesakes.append(other)
+        return twins, namesakes
+
+    def files_in_directory(self, directory: str) -> list[str]:
+        """The files directly in `directory` ("" for the root)."""
+        if not directory:
+            return self.store.paths_in_root()
+        return [p for p in self.store.paths_under(directory + "/") if "/" not in p[len(directory) + 1 :]]
+
+    def speaking_for_files(self, nodes) -> set[str]:
+        """Ids of those of `nodes` whose frame speaks for its file (parse.speaks_for_file)."""
+        near = list(nodes)
+        top_level = {n.path for n in near if n.parent == n.path and n.sym_kind != "module"}
+        with_module = {n.path for n in self.store.nodes_by_id(f"{p}#{MODULE_FRAGMENT}" for p in top_level).values()}
+        return {n.id for n in near if speaks_for_file(n, n.path in with_module)}
 
     def _query(self, ids: list[str], outgoing: bool) -> list[tuple[str, str, str]]:
         """(node, rel, neighbour) for ids, chunked under SQLite's variable limit."""

@@ -40,7 +40,7 @@ PAIR_HALF_LIFE = 1000
 # 0.7741 / 0.7690. Ageing the messages (half-lives 300, 1,000 commits) moved nothing.
 SAID_SPREAD = 0.5
 MAX_SAID_ROWS = 1_000_000  # (term, file) rows kept, the heaviest: bounds a monorepo of sweeping commits
-RULES = "4"  # how the history is read (2: renames followed, 3: pairs weighed by age, 4: messages); an index read under others reads it again
+# How the history is read: a change bumps upgrades.RULES["history"] [rules-history].
 # What a message says beside its subject and body: trailers (Signed-off-by:, Co-authored-by:
 # and their names), links; neither tells what the change was about.
 _TRAILER = re.compile(r"^[A-Za-z][\w-]*-by:.*$|https?://\S+", re.MULTILINE)

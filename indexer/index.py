@@ -5,7 +5,6 @@ share one lock, so a query sees either all of a file's update or none of it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import posixpath
@@ -20,17 +19,16 @@ from pathlib import Path, PurePosixPath
 
 from grammars import Registry
 
-from . import boundary, history, pool
+from . import boundary, history, pool, upgrades
 from .digest import line_span, line_starts
-from .extract import EXTRACT_RULES, Extractor
+from .extract import Extractor
 from .graph import CodeGraph
 from .extract import PARTIAL_WARNING
-from .parse import GENERATED_RULES, FileRecord
+from .parse import FileRecord
 from .priority import Priority
-from .resolve import MAX_GLOBAL_MATCHES, RESOLVE_RULES, Resolver
-from .sections import DOC_EXTENSIONS, SECTION_RULES
+from .resolve import MAX_GLOBAL_MATCHES, Resolver
+from .sections import DOC_EXTENSIONS
 from .store import FileState, NodeRow, Store, db_path_for
-from .terms import TERMS_RULES
 from .walk import DEFAULT_MAX_FILE_BYTES, IgnoreRules, WalkedFile, WalkReport, walk
 
 BATCH_FILES = 256
@@ -125,6 +123,8 @@ MAX_RECENT = 512  # a checkout's thousands of fresh files: the watcher's to take
 
 
 class RepoIndex:
+    rules_table = upgrades.RULES  # the rule versions this release indexes by (indexer/upgrades.py); immutable
+
     def __init__(
         self,
         root: Path,
@@ -268,13 +268,13 @@ class RepoIndex:
             self._touch(path, ())
 
     def _resolve_again_if_rules_changed(self) -> None:
-        """An index resolved by a release with other rules (resolve.RESOLVE_RULES) has
+        """An index resolved by a release with other rules (upgrades.RULES["resolve"]) has
         links this one would not make, or lacks some it would: unchanged files keep
         their links otherwise, until they change."""
-        if self.store.get_meta("resolve_rules") == RESOLVE_RULES:
+        if self.store.get_meta("resolve_rules") == self.rules_table["resolve"].version:
             return
-        if not self.store.file_count():
-            self.store.set_meta("resolve_rules", RESOLVE_RULES)  # a new index: these rules from its first link
+        if not self.store.file_count():  # a new index: these rules from its first link
+            self.store.set_meta("resolve_rules", self.rules_table["resolve"].version)
             return
         sys.stderr.write("repo-graph: this release resolves names differently; resolving the links again\n")
         for path in self.store.indexed_files():
@@ -307,7 +307,8 @@ class RepoIndex:
         refresh calls it, and the watcher after each batch (a checkout changes files;
         a commit is seen with the next change)."""
         head = history.head(self.root) or ""
-        if head == (self.store.get_meta("history_head") or "") and self.store.get_meta("history_rules") == history.RULES:
+        rules = self.rules_table["history"].version
+        if head == (self.store.get_meta("history_head") or "") and self.store.get_meta("history_rules") == rules:
             return
         found = history.read(self.root) if head else history.History()
         with self.store.transaction():
@@ -315,7 +316,7 @@ class RepoIndex:
             self.store.set_meta("history_commits", str(found.commits))
             self.store.set_meta("history_files", str(len(found.recent)))
             self.store.set_meta("history_head", head)
-            self.store.set_meta("history_rules", history.RULES)
+            self.store.set_meta("history_rules", rules)
 
     def _reach(self, changed: set[str], old_ids, new_ids, resolver: Resolver) -> set[str]:
         """Files whose links a change can alter. A body edit that keeps every name
@@ -406,16 +407,10 @@ class RepoIndex:
             {n for spec in self.registry.languages.values() for n in spec.extensions + spec.filenames}))
 
     def _extraction(self) -> dict[str, str]:
-        """Per language, what its extraction is made of: its queries and language.toml,
-        this release's rules, how it tells generated code and how it cuts terms. A file
-        indexed under other ones is parsed again."""
+        """Per language, what its extraction is made of (upgrades.extraction_digests). A
+        file indexed under another is parsed again."""
         if self._rules_by_language is None:
-            found = {fmt: f"{SECTION_RULES}.{TERMS_RULES}" for fmt in set(DOC_EXTENSIONS.values())}
-            for spec in self.registry.languages.values():
-                made_of = "\0".join((EXTRACT_RULES, GENERATED_RULES, TERMS_RULES, spec.query_text("tags"),
-                                      spec.query_text("imports"), (spec.folder / "language.toml").read_text(encoding="utf-8")))
-                found[spec.name] = hashlib.sha256(made_of.encode()).hexdigest()[:16]
-            self._rules_by_language = found
+            self._rules_by_language = upgrades.extraction_digests(self.registry, self.rules_table)
         return self._rules_by_language
 
     def _extracted_otherwise(self, current: dict[str, str]) -> frozenset[str]:
@@ -488,7 +483,7 @@ class RepoIndex:
                                  f"could not parse around; their symbols are partial: {_some(self._partial)}\n")
             self._partial = None
             self._link(lap)
-            self.store.set_meta("resolve_rules", RESOLVE_RULES)
+            self.store.set_meta("resolve_rules", self.rules_table["resolve"].version)
         finally:
             if bulk:
                 self.store.bulk_load(False)

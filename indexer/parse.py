@@ -21,12 +21,15 @@ from .extract import Extractor
 from .store import GENERATED, MODULE_FRAGMENT, NodeRow, node_row
 from .terms import terms, weighted_counts
 
-# BM25F field weights: a hit in a name says more than a hit in a body.
+# BM25F field weights: a hit in a name says more than a hit in a body [bm25f-fields]. The
+# index holds the term frequencies they weighed: every extraction digest holds them
+# (indexer/upgrades.py), so a change parses every file again.
 W_NAME = 3.0
 W_DOC = 1.5
 W_SIGNATURE = 1.5
 W_PATH = 1.0
 W_BODY = 1.0
+FIELD_WEIGHTS = (("name", W_NAME), ("doc", W_DOC), ("signature", W_SIGNATURE), ("path", W_PATH), ("body", W_BODY))
 
 BINARY_SNIFF = 8192
 
@@ -57,10 +60,8 @@ def is_binary(data: bytes) -> bool:
     return b"\x00" in data[:BINARY_SNIFF]
 
 
-# How this module tells generated code (looks_generated, marked_generated): part of every
-# language's extraction digest (index.py), so a release that tells it otherwise re-reads
-# the code once.
-GENERATED_RULES = "3"
+# How generated code is told (looks_generated, marked_generated): a change bumps
+# upgrades.RULES["generated"] [rules-generated].
 # Build output (esbuild, tsc, webpack) names its source map on its last line, and a
 # bundler's output opens with its module runtime; in these languages such a file is a
 # copy of code whose source lives elsewhere, most often in the same repository

@@ -28,35 +28,7 @@ CALLS = "code.calls"
 REFERENCES = "code.references"
 DOCUMENTS = "doc.documents"
 
-# What names resolve to, by rule: change it with the rules, and an index resolved under
-# others is resolved again on its next refresh (its files need not change). 2: dotted
-# names in docs through the directories they spell (`flask.app.Flask`). 3: release
-# notes found by versioned names and folders too (`docs/changelogs/changelog_3x.md`); a
-# dotted import naming a package links to its directory's files (`import a.b.*`); Elixir's
-# and OCaml's module names to the files they are spelled from. 4: a JVM package split
-# between source sets (src/main/java, src/test/java) is one package. 5: a name defined
-# in more than MAX_GLOBAL_MATCHES of the files a file sees resolves to none of them. 6: a
-# Python import no source root holds finds the one module whose path ends so. 7: a
-# folder's dots spell a package too (C#'s Src/Acme.Store for `using Acme.Store`). 8:
-# Elixir's `alias A.{B, C}` imports A.B and A.C. 9: each path of a Rust use tree
-# (`crate::{a::B, c::D}`) is one import, and another crate of the workspace is found by
-# the name its Cargo.toml gives it. 10: a use resolves in its own language family only
-# (language.toml `family`: an Elixir call to `push` is not one of JavaScript's `push`).
-# 11: a module a language defines once (Elixir's defmodule: `module_targets`) is what a
-# use of its name resolves to, as a class is. 12: Elixir's short names (`alias App.Reply`,
-# then `%Reply{}`) are the modules their aliases name. 13: a Rust name taken from a crate
-# or module root (`use axum::Router`) is looked for where that root's `use` takes it from;
-# `use crate::Item` is the crate root's; `self::`, `super::super::` from a file's own module,
-# and `use store::Shelf` where `store` is a child module (Rust 2018's paths). 14: a
-# qualified use (`Router::new`) finds numbered definitions too (`Router~3.new`: a later
-# `impl` block, an overload) and is chosen as a plain name is: the file's own, else the
-# ones it sees, else the rare. 15: a qualified use no definition matches is a member of
-# that type in a file defining it, else (inherited) the plain name, and nothing when the
-# repository does not define the type (`Object.keys`, `Arc::new`). 16: a qualified use
-# finds a nested definition by its last two parts (`Util.build` for `Shop.Util.build`).
-# 17: where a receiver may be a member (C#'s capitalised properties, language.toml
-# `receivers_may_be_members`), a qualified use no class answers goes by its last name.
-RESOLVE_RULES = "17"
+# What names resolve to: a change to these rules bumps upgrades.RULES["resolve"] [rules-resolve].
 MAX_GLOBAL_MATCHES = 3  # a name defined in more places than this is too common to guess
 MAX_PACKAGE_FILES = 25  # a Go import links to at most this many files of the package
 MAX_DOC_TARGETS = 12  # a section naming more than this is a catalogue; its first mentions stand

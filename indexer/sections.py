@@ -11,9 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-# How docs are cut into sections: change it with the code, and docs indexed under other
-# rules are split again (index.py).
-SECTION_RULES = "1"
+# How docs are cut into sections: a change bumps upgrades.RULES["sections"] [rules-sections].
 DOC_EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".rst": "restructuredtext"}
 
 _ATX = re.compile(rb"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*\r?$")

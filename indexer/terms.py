@@ -31,9 +31,7 @@ STOP_WORDS = frozenset(
 _SUFFIXES = (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""))
 
 
-# How `stem` cuts words: part of every language's extraction digest (indexer/index.py),
-# since the index holds terms this function made. 2: -ate as -ation.
-TERMS_RULES = "2"
+# How `stem` cuts words: a change bumps upgrades.RULES["terms"] [rules-terms].
 
 
 def stem(word: str) -> str:

@@ -22,7 +22,7 @@ ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn", ".jj"})
 DEFAULT_MAX_FILE_BYTES = 1 << 20
 # Folders that hold someone else's code copied in: jq's vendor/decNumber, spdlog's
 # fmt/bundled, pip's _vendor, redis's deps. Indexed (a question may be about them), but
-# not what a project's own questions and changes are about (repo_graph/ranking.py).
+# not what a project's own questions and changes are about (repo_graph/ranking/adjustments.py).
 VENDORED_FOLDERS = frozenset({"vendor", "vendors", "_vendor", "vendored", "third_party", "third-party", "thirdparty",
                               "3rdparty", "3rd_party", "3rd-party", "bundled", "_bundled", "extern", "external", "deps"})
 

@@ -234,6 +234,7 @@ def cmd_mcp(args) -> int:
 def cmd_query(args) -> int:
     _repo(args.path)
     tokenizer = _tokenizer(args)
+    from .frames import HEADER_SUFFIX
     from .protocol import encode
     from .protocol import messages as m
     from .protocol.errors import ProtocolError
@@ -251,8 +252,10 @@ def cmd_query(args) -> int:
         kinds=tuple(args.kinds or ()),
         anchors=tuple(args.anchor or ()),
     )
+    provider = RepoProvider(index, tokenizer)
     try:
-        result = RepoProvider(index, tokenizer).query(query)
+        result = provider.query(query)
+        why = provider.explain(query) if args.explain else {}
     except ProtocolError as exc:
         raise CliError(exc.message) from exc
     if args.json:
@@ -263,6 +266,9 @@ def cmd_query(args) -> int:
     for n, f in enumerate(result.frames, 1):
         real = f" / {f.canonical_token_cost} real" if f.canonical_token_cost is not None else ""
         out.write(f"── {n}. {f.title}  [{f.kind}]  {f.citation_label}  score {f.score:.3f}  cost {f.token_cost}{real}\n")
+        if args.explain:  # a header frame's score is its symbol's
+            found = why.get(f.id) or why.get(f.id.removesuffix(HEADER_SUFFIX))
+            out.write(f"   why: {found.text() if found else 'not explained'}\n")
         out.write(f.content if f.content.endswith("\n") else f.content + "\n")
         out.write("\n")
     more = f", {result.dropped_estimate} more left out" if result.truncated else ""
@@ -350,6 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-tokens", type=at_least(0), default=4096, metavar="N")
     p.add_argument("--max-frames", type=at_least(0), default=8, metavar="N")
     p.add_argument("--json", action="store_true", help="print the frames envelope as JSON")
+    p.add_argument("--explain", action="store_true",
+                   help="under each frame, the signals and factors that made its score (not with --json)")
     common(p)
     p.set_defaults(func=cmd_query)
     return parser

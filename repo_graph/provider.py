@@ -32,9 +32,11 @@ class RepoProvider:
     """Answers from one repository's index. Given no index, it opens one in the
     background (start_indexing), so a host's handshake never waits for disk."""
 
-    def __init__(self, index: RepoIndex | None = None, tokenizer: Tokenizer | None = None):
+    def __init__(self, index: RepoIndex | None = None, tokenizer: Tokenizer | None = None, *,
+                 weights: ranking.Weights = ranking.DEFAULT):
         self.index = index
         self.tokenizer = tokenizer or Tokenizer().start()
+        self.weights = weights  # the ranking's numbers: a benchmark's sweep passes others
         self.kinds = SERVED_KINDS
         self.watcher = None
         self.watching = False  # asked to watch the tree (the watcher starts once the index is open)
@@ -148,17 +150,26 @@ class RepoProvider:
         packed = self._pack(index, scored, set(NODE_KIND.values()), prefer, max_tokens, max_frames)
         return m.QueryResult(tuple(packed.frames), packed.truncated, packed.dropped if packed.truncated else None)
 
-    def _query(self, index: RepoIndex, q: m.ContextQuery) -> m.QueryResult:
+    def explain(self, q: m.ContextQuery) -> dict[str, ranking.Why]:
+        """Frame id -> what made its score (`repo-graph query --explain`): the same
+        ranking `query` packs, with each candidate's signals and factors."""
+        self._wait_ready()
+        with self._store_errors(), self.index.priority.answering():
+            ranked = self._ranked(self.index, q, explain=True)
+        return {c.node.id: c.why for c in (ranked[0] if ranked else ()) if c.why is not None}
+
+    def _ranked(self, index: RepoIndex, q: m.ContextQuery, *, explain: bool = False):
+        """(candidates, the kinds wanted, the anchors' node ids, a file-state lookup), or
+        None when only kinds never served were asked for (Q1)."""
         wanted = {NODE_KIND[k] for k in q.kinds if k in NODE_KIND} if q.kinds else set(NODE_KIND.values())
         if not wanted:
-            return m.QueryResult((), False)  # Q1: only kinds we never serve were asked for
+            return None
         index.recheck_recent()  # files read as they were being written
         resolved = [anchors_mod.resolve(index, a) for a in q.anchors]
         for r in resolved:
             for node_id in r.node_ids:
                 index.ensure_fresh(index.split_id(node_id)[0])  # anchored files are checked against disk now
         seeds = {node_id for r in resolved for node_id in r.node_ids}
-        prefer = frozenset(seeds)
         states = {}
 
         def state(path):
@@ -177,7 +188,14 @@ class RepoProvider:
 
         text = " ".join(t for t in (q.goal, q.query_text or "") if t)
         with index.store.snapshot():  # one committed state, however the indexer writes meanwhile
-            candidates = ranking.rank(index, text, seeds, keep=keep)
+            candidates = ranking.rank(index, text, seeds, keep=keep, weights=self.weights, explain=explain)
+        return candidates, wanted, frozenset(seeds), state
+
+    def _query(self, index: RepoIndex, q: m.ContextQuery) -> m.QueryResult:
+        ranked = self._ranked(index, q)
+        if ranked is None:
+            return m.QueryResult((), False)  # Q1: only kinds we never serve were asked for
+        candidates, wanted, prefer, state = ranked
 
         packed = self._pack(index, [(c.node, c.score) for c in candidates], wanted, prefer, q.max_tokens,
                             q.max_frames, state)

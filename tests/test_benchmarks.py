@@ -37,7 +37,8 @@ def test_freshness_python_files(tmp_path):
 
 def test_quality_variants_name_real_weights():
     assert quality.variant("repo-graph:code") == ({}, ("symbol",))
-    assert quality.variant("repo-graph:code+W_PROXIMITY=0.1") == ({"W_PROXIMITY": 0.1}, ("symbol",))
+    assert quality.variant("repo-graph:code+W_PROXIMITY=0.1") == ({"w_proximity": 0.1}, ("symbol",))
+    assert quality.variant("repo-graph:hedge_k=2") == ({"hedge_k": 2}, ())
     assert quality.variant("repo-graph:lexical") == (quality.ABLATIONS["repo-graph:lexical"], ())
     assert quality.variant("repo-graph") is None and quality.variant("bm25-files") is None
     with pytest.raises(ValueError, match="W_NOPE"):

@@ -4,6 +4,7 @@ docs linked to what they name, and all of it kept right when files change."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -615,8 +616,8 @@ def test_incremental_resolution_gives_the_links_a_full_index_gives(mixed, tmp_pa
     fresh.close()
 
 
-def test_a_very_common_term_only_reweighs_files_rarer_terms_found(tmp_path, monkeypatch):
-    """Ranking at kernel scale: past COMMON_POSTINGS nodes a term scores only the files
+def test_a_very_common_term_only_reweighs_files_rarer_terms_found(tmp_path):
+    """Ranking at kernel scale: past `common_postings` nodes a term scores only the files
     the query's rarer terms matched, and the rare match still leads."""
     from repo_graph import ranking
 
@@ -624,8 +625,7 @@ def test_a_very_common_term_only_reweighs_files_rarer_terms_found(tmp_path, monk
     files["target.py"] = "def retry_budget():\n    return data\n"
     index = indexed(tmp_path, files)
     everything = ranking.lexical(index, "retry data")
-    monkeypatch.setattr(ranking, "COMMON_POSTINGS", 5)  # `data` (31 nodes) is now "very common"
-    pruned = ranking.lexical(index, "retry data")
+    pruned = ranking.lexical(index, "retry data", weights=replace(ranking.DEFAULT, common_postings=5))  # `data`: 31 nodes
     assert {path for _, path in everything.values()} > {"target.py"}  # `data` alone reaches every file
     assert {path for _, path in pruned.values()} == {"target.py"}
     best = max(pruned.items(), key=lambda kv: kv[1][0])
@@ -665,7 +665,7 @@ def test_a_name_spelled_with_its_namespace_finds_its_definition(tmp_path):
     }
     index = indexed(tmp_path, files)
     ids = lambda name: [n.id for n in index.store.find_by_name(name)]  # noqa: E731
-    assert ranking._code_names("Update docblocks in \\Slim\\Http\\Headers") == ["Slim.Http.Headers"]
+    assert ranking.code_names("Update docblocks in \\Slim\\Http\\Headers") == ["Slim\\Http\\Headers"]
     assert ids("Slim.Http.Headers") == ["Slim/Http/Headers.php#Headers"]
     assert ids("Http.Headers.all") == ["Slim/Http/Headers.php#Headers.all"]
     assert ids("Protection.EncryptedCookie") == ["lib/rack/protection/encrypted_cookie.rb#Rack.Protection.EncryptedCookie"]
@@ -675,7 +675,7 @@ def test_a_name_spelled_with_its_namespace_finds_its_definition(tmp_path):
     assert top.node.path == "Slim/Http/Headers.php"
 
 
-def test_a_symbol_named_as_type_dot_member_leads(tmp_path, monkeypatch):
+def test_a_symbol_named_as_type_dot_member_leads(tmp_path):
     """`Parser.parse_header_line` in a question names one method: it leads files that
     share more of the question's words. Backticks or snake_case alone do not (they
     cost ripgrep recall in benchmarks/quality.py); the ablations switch forms on."""
@@ -688,16 +688,15 @@ def test_a_symbol_named_as_type_dot_member_leads(tmp_path, monkeypatch):
     index = indexed(tmp_path, files)
     target = "z.py#Parser.parse_header_line"
     qualified = "fix the edge case in Parser.parse_header_line"
-    assert ranking._code_names(qualified) == ["Parser.parse_header_line"]
+    assert ranking.code_names(qualified) == ["Parser.parse_header_line"]
     assert ranking.rank(index, qualified, set())[0].node.id == target
     backticked = "fix the edge case in `parse_header_line`"
-    assert ranking._code_names(backticked) == []
+    assert ranking.code_names(backticked) == []
     assert ranking.rank(index, backticked, set())[0].node.id != target
-    monkeypatch.setattr(ranking, "MENTION_MATCH", 0.0)
-    assert ranking.rank(index, qualified, set())[0].node.id != target
-    monkeypatch.setattr(ranking, "MENTION_MATCH", 1.0)
-    monkeypatch.setattr(ranking, "MENTION_FORMS", ("backticks", "qualified"))
-    assert ranking.rank(index, backticked, set())[0].node.id == target
+    unnamed = replace(ranking.DEFAULT, mention_match=0.0)
+    assert ranking.rank(index, qualified, set(), weights=unnamed)[0].node.id != target
+    backticks = replace(ranking.DEFAULT, mention_forms=("backticks", "qualified"))
+    assert ranking.rank(index, backticked, set(), weights=backticks)[0].node.id == target
     index.close()
 
 
@@ -794,12 +793,12 @@ def test_g3_a_file_and_its_test_are_related_both_ways(tmp_path, source, test):
 def test_g3_a_namesake_in_another_directory_is_related_unless_the_name_is_everywhere(tmp_path):
     """binding/yaml.go and render/yaml.go: the same concern on two sides, with no edge
     between them. index.js in every example folder says nothing of the kind."""
-    from repo_graph.ranking import MAX_NAMESAKES, related_files
+    from repo_graph.ranking import DEFAULT, related_files
 
     files = {"binding/yaml.go": "package binding\n", "render/yaml.go": "package render\n",
              "render/json.go": "package render\n", "lib/app.js": "x = 1\n",
              "src/queue.c": "int push(void) { return 0; }\n", "include/queue.h": "int push(void);\n"}
-    files.update({f"examples/e{i}/index.js": "y = 2\n" for i in range(MAX_NAMESAKES + 2)})
+    files.update({f"examples/e{i}/index.js": "y = 2\n" for i in range(DEFAULT.max_namesakes + 2)})
     index = indexed(tmp_path, files)
     related = related_files(index, {"binding/yaml.go"})
     assert related["render/yaml.go"] == 1.0
@@ -823,7 +822,7 @@ def test_a_translated_doc_names_its_original_by_its_path(path, original):
     assert translated_from(path) == original
 
 
-def test_a_translation_ranks_below_its_original(tmp_path, monkeypatch):
+def test_a_translation_ranks_below_its_original(tmp_path):
     """README.de.md repeats README.md's code blocks and names, so it matches as well:
     one copy is what a question needs. Without an original beside it, a translation
     is the only copy and keeps its weight."""
@@ -834,14 +833,13 @@ def test_a_translation_ranks_below_its_original(tmp_path, monkeypatch):
                       cache_dir=tmp_path / "cache")
     index.refresh()
 
-    def scores():
-        return {c.node.path: c.score for c in ranking.rank(index, "enable the session secret", set())}
+    def scores(weights=ranking.DEFAULT):
+        return {c.node.path: c.score for c in ranking.rank(index, "enable the session secret", set(), weights=weights)}
 
     ranked = scores()
     assert max(ranked, key=ranked.get) == "README.md"
     assert ranked["README.de.md"] < 0.5 * ranked["docs/fr/intro.md"]  # docs/en/intro.md is not there
-    monkeypatch.setattr(ranking, "TRANSLATION_FACTOR", 1.0)
-    ranked = scores()
+    ranked = scores(replace(ranking.DEFAULT, translation_factor=1.0))
     assert ranked["README.de.md"] >= ranked["docs/fr/intro.md"]
     index.close()
 
@@ -1057,7 +1055,7 @@ def test_a_first_anchored_answer_imports_no_scipy(tmp_path):
 def test_g3_the_anchors_walk_reaches_a_hub_but_not_everyone_who_uses_it(tmp_path):
     """A module every file imports (the kernel's kernel.h) is one hop from the open
     file; the files that import it too are not made two hops away through it."""
-    from repo_graph.ranking import HUB_LINKS
+    from repo_graph.ranking import DEFAULT
 
     users = {f"pkg/user_{i}.py": f"from .common import shared\n\ndef use_{i}():\n    return shared()\n" for i in range(5)}
     files = {"pkg/common.py": "def shared():\n    return 1\n",
@@ -1070,7 +1068,7 @@ def test_g3_the_anchors_walk_reaches_a_hub_but_not_everyone_who_uses_it(tmp_path
     assert every["pkg/common.py"] == capped["pkg/common.py"] == 1
     assert every["pkg/user_0.py"] == 2 and "pkg/user_0.py" not in capped
     assert capped["pkg/other.py"] == every["pkg/other.py"] == 2  # through a module few import
-    assert index.graph.hops({"pkg/open.py"}, max_hops=2, hub_links=HUB_LINKS) == every  # 6 importers: no hub
+    assert index.graph.hops({"pkg/open.py"}, max_hops=2, hub_links=DEFAULT.hub_links) == every  # 6 importers: no hub
     index.close()
 
 
@@ -1088,12 +1086,12 @@ def test_g3_the_anchors_walk_reaches_a_hub_but_not_everyone_who_uses_it(tmp_path
     ("see http://example.com: down", []),
 ])
 def test_a_scope_is_read_before_the_colon(text, parts):
-    from repo_graph.scope import scope_parts
+    from repo_graph.ranking.scope import scope_parts
 
     assert scope_parts(text) == parts
 
 
-def test_a_scope_names_where_the_change_lives(tmp_path, monkeypatch):
+def test_a_scope_names_where_the_change_lives(tmp_path):
     """`printer: ...` names the directory the change is in: its file comes first though
     the other file matches the message's words a little better, with or without an
     anchor; a scope naming nothing here (`docs:`) or a broad one changes nothing."""
@@ -1116,13 +1114,14 @@ def test_a_scope_names_where_the_change_lives(tmp_path, monkeypatch):
     assert first_far("fix color spec parsing") == "crates/searcher/src/color.py"
     assert index.store.paths_named("Printer", 10) == ["crates/printer/src/color.py"]
     assert len(index.store.paths_named("src", 1)) == 1 and len(index.store.paths_named("src", 10)) == 3
-    from repo_graph.scope import scoped_files
+    from repo_graph.ranking.scope import scoped_files
 
     assert scoped_files(index.store, "src: printer: fix it", 2) == {"crates/printer/src/color.py": 1.0}  # src: broad
     assert scoped_files(index.store, "printer/color: fix it", 10) == {
         "crates/printer/src/color.py": 1.0, "crates/searcher/src/color.py": 0.5}
-    monkeypatch.setattr(ranking, "SCOPE_MAX_FILES", 0)  # too broad: nothing changes
-    assert top("printer: fix color spec parsing") == "crates/searcher/src/color.py"
+    broad = replace(ranking.DEFAULT, scope_max_files=0)  # too broad: nothing changes
+    assert ranking.rank(index, "printer: fix color spec parsing", set(), weights=broad)[0].node.path == \
+        "crates/searcher/src/color.py"
     index.close()
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from dataclasses import replace
 
 import pytest
 
 from grammars import Registry
 from indexer.digest import line_span, line_starts, sha256
 from indexer.extract import Extractor
+from indexer import upgrades
 from indexer.index import RepoIndex
 from indexer.sections import split_sections
 from indexer.store import SCHEMA_VERSION
@@ -499,7 +501,7 @@ def test_a_thread_that_ends_takes_its_store_connection_with_it(tmp_path):
     store.close()
 
 
-def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_path, monkeypatch):
+def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_path):
     """They copy code whose source is elsewhere (or is unreadable): skipped as generated,
     so no frame sends them. A source map named mid-file, or by a Python file, is not a
     build's last line."""
@@ -524,7 +526,7 @@ def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_pat
                       "notes.js": "ok", "tool.py": "ok"}
     assert [n.path for n in index.store.find_by_name("Socket")] == ["assets/js/socket.js"]
     before = index._extraction()
-    monkeypatch.setattr("indexer.index.GENERATED_RULES", "next")
+    index.rules_table = upgrades.bumped("generated", "next")
     index._rules_by_language = None
     after = index._extraction()  # a release that tells generated code otherwise re-reads the code, not the docs
     assert {lang for lang in after if after[lang] != before[lang]} == set(index.registry.languages)
@@ -556,9 +558,8 @@ def test_code_a_tool_generated_is_indexed_and_weighs_less_than_the_code_people_w
     assert [n.id for n in index.store.find_by_name("RetryPolicyConfig")] == ["api/zz_client.pb.go#RetryPolicyConfig"]
     question = "retry policy how often a call is tried"
     assert ranking.rank(index, question, set())[0].node.path == "api/policy.go"
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(ranking, "GENERATED_FACTOR", 1.0)
-        assert ranking.rank(index, question, set())[0].node.path == "api/zz_client.pb.go"
+    as_written = replace(ranking.DEFAULT, generated_factor=1.0)
+    assert ranking.rank(index, question, set(), weights=as_written)[0].node.path == "api/zz_client.pb.go"
     index.close()
 
 

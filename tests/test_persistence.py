@@ -236,14 +236,15 @@ def test_a_sigkill_while_links_are_resolved_is_repaired_by_the_next_run(tmp_path
     assert last == 1
 
 
-def test_files_extracted_under_other_rules_are_parsed_again(tmp_path, monkeypatch):
+def test_files_extracted_under_other_rules_are_parsed_again(tmp_path):
     """A release whose queries or extraction rules for a language differ (a new
-    tags.scm pattern, extract.EXTRACT_RULES) parses that language's files again on its
+    tags.scm pattern, upgrades.RULES["extract"]) parses that language's files again on its
     first refresh, though none changed; other languages' files are left as they are. One
-    that stems terms otherwise (terms.TERMS_RULES) parses every language's; so does an
+    that stems terms otherwise (upgrades.RULES["terms"]) parses every language's; so does an
     index that kept no record of how it was extracted."""
     import json
 
+    from indexer import upgrades
     from indexer.index import RepoIndex
 
     repo = make_repo(tmp_path / "repo", {
@@ -268,10 +269,10 @@ def test_files_extracted_under_other_rules_are_parsed_again(tmp_path, monkeypatc
     assert again.store.nodes_by_id(["pkg/retry.py#RetryPolicy.delay"])
     assert again.refresh().parsed == 0  # and once only
     before = again._extraction()
-    with monkeypatch.context() as patched:
-        patched.setattr("indexer.index.TERMS_RULES", "next")
-        again._rules_by_language = None
-        after = again._extraction()  # a release that cuts terms otherwise: code and docs alike hold its terms
+    again.rules_table = upgrades.bumped("terms", "next")
+    again._rules_by_language = None
+    after = again._extraction()  # a release that cuts terms otherwise: code and docs alike hold its terms
+    del again.rules_table
     again._rules_by_language = None
     assert {lang for lang in after if after[lang] != before[lang]} == set(before)
     again.close()

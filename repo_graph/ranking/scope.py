@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from .weights import DEFAULT
+
 # `type(scope)!: ` (Conventional Commits) or `scope: `, repeated for nested scopes;
 # a scope holds no spaces but after a comma ("net, ipv4: ").
 _TYPED = re.compile(r"\s*[A-Za-z]+\(([^()\n]{1,60})\)!?:\s+")
@@ -19,14 +21,13 @@ NOT_PLACES = frozenset({
     "build", "ci", "wip", "release", "breaking", "security", "deps", "dep", "typo", "cleanup", "misc",
     "error", "warning", "note", "help", "hint", "panic", "fatal", "todo", "fixme", "bug", "issue", "question",
 })
-MAX_SCOPES = 3
 
 
-def scope_parts(text: str) -> list[str]:
+def scope_parts(text: str, max_scopes: int = DEFAULT.max_scopes) -> list[str]:
     """The names the leading scopes hold, lowercased: `ignore/walk: x` -> [ignore, walk]."""
     parts: list[str] = []
     at = 0
-    for _ in range(MAX_SCOPES):
+    for _ in range(max_scopes):
         found = _TYPED.match(text, at) or _PLAIN.match(text, at)
         if not found:
             break
@@ -38,17 +39,18 @@ def scope_parts(text: str) -> list[str]:
     return list(dict.fromkeys(parts))
 
 
-def scoped_files(store, text: str, max_files: int) -> dict[str, float]:
+def scoped_files(reads, text: str, max_files: int, max_scopes: int = DEFAULT.max_scopes) -> dict[str, float]:
     """Files the scope names, by a directory on their path or their own name: path ->
     the share of the scope's telling names the path holds. A name that holds no file,
-    or more than `max_files` (`src`, the kernel's `net`), tells nothing."""
-    parts = scope_parts(text)
+    or more than `max_files` (`src`, the kernel's `net`), tells nothing. `reads`:
+    anything with `paths_named` (reads.IndexReads, the store)."""
+    parts = scope_parts(text, max_scopes)
     if not parts:
         return {}
     held: dict[str, int] = {}
     telling = 0
     for part in parts:
-        paths = store.paths_named(part, max_files + 1)
+        paths = reads.paths_named(part, max_files + 1)
         if not paths or len(paths) > max_files:
             continue
         telling += 1

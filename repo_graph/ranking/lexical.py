@@ -1,0 +1,190 @@
+"""The lexical signal: BM25 of the question over the packed postings (per node, and
+summed per file) and over each file's past commit messages, mixed into one match in
+[0, 1] per node."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from .adjustments import asks_how, file_factors
+from .explain import Trace
+from .fusion import fuse
+from .reads import IndexReads
+from .weights import DEFAULT, Weights
+
+Matched = dict[int, tuple[float, str]]  # node rowid -> (match, path)
+
+
+@dataclass(frozen=True)
+class Matches:
+    """BM25 of one question over the postings, before closeness picks what to look at:
+    per matched node its rowid, its file's rowid and its combined match; computed once
+    a query, however many rankings read it (`rank`'s hedge reads it twice)."""
+
+    nodes: np.ndarray
+    file_of_node: np.ndarray
+    files: np.ndarray  # distinct, sorted
+    file_index: np.ndarray  # per node, its file's place in `files`
+    match: np.ndarray
+    said: dict[str, float]
+    said_rowid: dict[str, int]
+    share: float
+
+
+def matches(reads: IndexReads, text: str, *, messages: bool = True, w: Weights = DEFAULT) -> Matches:
+    """The question's BM25 over the packed postings, as arrays (empty when no term of
+    it is indexed). The combined match mixes the node's own score with its file's (its
+    best few nodes) and, unless `messages` is false, its file's commit messages'
+    (w_said, w_said_question), each scaled to [0, 1]."""
+    n_docs, avg_len = reads.corpus_stats()
+    none = np.zeros(0, dtype=np.int64)
+    if n_docs == 0:
+        return Matches(none, none, none, none, np.zeros(0), {}, {}, 0.0)
+    wanted = list(dict.fromkeys(reads.query_terms(text)))
+    share = (w.w_said_question if asks_how(text) else w.w_said) if messages else 0.0
+    said = said_match(reads, wanted, w=w) if share else {}
+    said_rowid = reads.rowids_of_ids(said) if said else {}
+    found = _postings(reads, wanted, n_docs, avg_len, w)
+    if not found:
+        return Matches(none, none, none, none, np.zeros(0), said, said_rowid, share)
+    nodes, node_of = np.unique(np.concatenate([f[0] for f in found]), return_inverse=True)
+    score = np.bincount(node_of, weights=np.concatenate([f[2] for f in found]))
+    file_of_node = np.empty(len(nodes), dtype=np.int64)
+    file_of_node[node_of] = np.concatenate([f[1] for f in found])
+    files, file_index = np.unique(file_of_node, return_inverse=True)
+    match = _with_file_match(score, files, file_index, w)
+    if said:
+        by_rowid = {said_rowid[p]: v for p, v in said.items() if p in said_rowid}
+        match = (1 - share) * match + share * np.array([by_rowid.get(int(f), 0.0) for f in files])[file_index]
+    return Matches(nodes, file_of_node, files, file_index, match, said, said_rowid, share)
+
+
+def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float, w: Weights) -> list:
+    """(node rowids, file rowids, BM25 per posting) of each indexed term, rarest first.
+    A term in more than w.common_postings nodes (`0`, `dev` in the kernel) only
+    re-weighs the files the rarer terms found: its long tail would cost more than it
+    says, so only those files' rows are read (or all of them, when that is fewer, then cut)."""
+    stats = reads.term_stats(wanted)  # term -> (files, nodes)
+    found = []
+    matched_files: np.ndarray | None = None
+    for term in sorted((t for t in wanted if t in stats), key=lambda t: stats[t][1]):  # rarest first
+        n_files, df = stats[term]
+        idf = _idf(n_docs, df)
+        common = matched_files if matched_files is not None and df > w.common_postings else None
+        if common is not None and len(common) < n_files:
+            nodes, files, tf, length = reads.term_postings(term, common.tolist())
+        else:
+            nodes, files, tf, length = reads.term_postings(term)
+            if common is not None:
+                inside = np.isin(files, common)
+                nodes, files, tf, length = nodes[inside], files[inside], tf[inside], length[inside]
+        tf = tf.astype(np.float64)
+        found.append((nodes, files, idf * _saturated(tf, length, avg_len, w)))
+        matched_files = _unique(files if matched_files is None else np.concatenate((matched_files, files)))
+    return found
+
+
+def _with_file_match(score: np.ndarray, files: np.ndarray, file_index: np.ndarray, w: Weights) -> np.ndarray:
+    """A node's own score mixed with its file's: the sum of the file's best
+    w.file_match_top nodes (a commit message describes a change to files more than
+    to one function), each scaled by its best."""
+    by_file = np.lexsort((-score, file_index))  # each file's nodes together, best first
+    grouped = file_index[by_file]
+    first_of_group = np.r_[0, np.flatnonzero(np.diff(grouped)) + 1]
+    place = np.arange(len(grouped)) - np.repeat(first_of_group, np.diff(np.r_[first_of_group, len(grouped)]))
+    best = place < w.file_match_top
+    file_score = np.bincount(grouped[best], weights=score[by_file][best], minlength=len(files))
+    return w.w_node_match * score / score.max() + w.w_file_match * file_score[file_index] / file_score.max()
+
+
+def lexical(reads: IndexReads, text: str, related: dict[str, float] | None = None, *,
+            messages: bool = True, found: Matches | None = None, w: Weights = DEFAULT,
+            trace: Trace | None = None) -> Matched:
+    """node rowid -> (combined match, path) for the nodes worth a closer look: the best
+    by what the fused score will make of them, the anchors' related files counting,
+    each file's adjustments applied (adjustments.file_factors). `found`: the
+    question's `matches`, when a caller has them already."""
+    found = matches(reads, text, messages=messages, w=w) if found is None else found
+    if not len(found.nodes):
+        return _said_only(reads, found, set(), w, trace)
+    nodes, file_of_node, files, file_index, match = (found.nodes, found.file_of_node, found.files,
+                                                     found.file_index, found.match)
+    close = np.zeros(len(files))
+    if related:
+        rowid_of = reads.rowids_of_ids(related)
+        boost = {rowid_of[p]: v for p, v in related.items() if p in rowid_of}
+        close = w.related_file_share * np.array([boost.get(int(f), 0.0) for f in files])
+    key = fuse(match, close[file_index], w)
+    keep = _unique(np.concatenate((_top(key, w.max_candidates), _top(match, w.ppr_lexical_seeds))))
+    paths = reads.ids_of_rowids(int(f) for f in _unique(file_of_node[keep]))
+    factor = file_factors(reads, paths, w, trace)
+    out = {}
+    for i in keep:
+        f = int(file_of_node[i])
+        if f in paths:
+            out[int(nodes[i])] = (float(match[i]) * factor[f], paths[f])
+            if trace is not None:
+                trace.raw_match[int(nodes[i])] = float(match[i])
+    out.update(_said_only(reads, found, set(files.tolist()), w, trace))
+    return out
+
+
+def _said_only(reads: IndexReads, found: Matches, matched: set[int], w: Weights, trace: Trace | None) -> Matched:
+    """The most central nodes of the w.said_files files whose commit messages match
+    best and whose code matched nothing (`matched`: file rowids), on the messages' share."""
+    said, said_rowid = found.said, found.said_rowid
+    if not w.said_files:
+        return {}
+    unmatched = [p for p in sorted(said, key=lambda p: (-said[p], p)) if said_rowid.get(p) not in matched]
+    out = {}
+    for rowid, node in reads.top_rows_in_files(unmatched[: w.said_files], w.symbols_per_related_file):
+        factor = w.release_notes_factor if reads.is_release_notes(node.path) else 1.0
+        out[rowid] = (found.share * said[node.path] * factor, node.path)
+        if trace is not None:
+            trace.by_rowid[rowid].append(("commit messages only", found.share))
+            if factor != 1.0:
+                trace.factor(rowid, "release notes", factor)
+    return out
+
+
+def _idf(n_docs: int, df: int) -> float:
+    return math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+def _saturated(tf, length, avg_len: float, w: Weights):
+    """BM25's term frequency, saturating (k1) and against the document's length (b);
+    scalars or numpy arrays."""
+    return tf * (w.k1 + 1) / (tf + w.k1 * (1 - w.b + w.b * length / avg_len))
+
+
+def said_match(reads: IndexReads, wanted: list[str], *, w: Weights = DEFAULT) -> dict[str, float]:
+    """BM25 of the question's terms over each file's commit messages: path -> [0, 1]."""
+    n_docs, avg_len = reads.said_stats()
+    rows = reads.said_postings(wanted) if n_docs else []
+    df: dict[str, int] = defaultdict(int)
+    for term, *_ in rows:
+        df[term] += 1
+    out: dict[str, float] = defaultdict(float)
+    for term, path, tf, length in rows:
+        out[path] += _idf(n_docs, df[term]) * _saturated(tf, length, avg_len, w)
+    if not out:
+        return {}
+    best = max(out.values())
+    top = sorted(out.items(), key=lambda kv: (-kv[1], kv[0]))[: w.max_candidates]  # the rest would weigh little
+    return {path: score / best for path, score in top}
+
+
+def _unique(values: np.ndarray) -> np.ndarray:
+    """Sorted distinct values. np.unique's plain form imports numpy.ma (~15 ms of a
+    restarted serve's first answer); sorting does the same job here."""
+    ordered = np.sort(values)
+    return ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if len(ordered) else ordered
+
+
+def _top(values: np.ndarray, n: int) -> np.ndarray:
+    """Indexes of the n largest values (any order)."""
+    return np.argpartition(-values, n)[:n] if len(values) > n else np.arange(len(values))

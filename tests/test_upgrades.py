@@ -1,0 +1,89 @@
+"""Upgrades in place: each rule of indexer/upgrades.py forces what its row says, and
+nothing more, on an index made under another version."""
+
+from __future__ import annotations
+
+import subprocess
+
+from grammars import Registry
+from indexer import upgrades
+from indexer.index import RepoIndex
+from indexer.sections import DOC_EXTENSIONS
+
+from .conftest import make_repo
+
+CODE = set(Registry().languages)
+DOCS = set(DOC_EXTENSIONS.values())
+
+
+def test_a_reparse_rule_changes_the_digests_of_the_languages_it_reads_only():
+    registry = Registry()
+    before = upgrades.extraction_digests(registry)
+    assert set(before) == CODE | DOCS
+    for name, rule in upgrades.RULES.items():
+        after = upgrades.extraction_digests(registry, upgrades.bumped(name, "next"))
+        changed = {lang for lang in before if after[lang] != before[lang]}
+        expected = (CODE if upgrades.CODE in rule.reads else set()) | (DOCS if upgrades.DOCS in rule.reads else set())
+        assert changed == (expected if rule.forces == upgrades.REPARSE else set()), name
+
+
+def _repo(tmp_path):
+    repo = make_repo(tmp_path / "repo", {
+        "pkg/retry.py": "class RetryPolicy:\n    def delay(self):\n        return 1\n",
+        "pkg/client.py": "from pkg.retry import RetryPolicy\n\ndef call():\n    return RetryPolicy().delay()\n",
+        "README.md": "# Retries\n\nSee `RetryPolicy`.\n",
+    })
+    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+    return repo
+
+
+def test_a_resolve_rules_bump_links_again_and_parses_nothing(tmp_path):
+    repo = _repo(tmp_path)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    links = sorted(index.store.all_edges())
+    index.close()
+    again = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    again.rules_table = upgrades.bumped("resolve", "next")
+    summary = again.refresh()
+    assert summary.parsed == 0
+    assert again.store.get_meta("resolve_rules") == "next"
+    assert sorted(again.store.all_edges()) == links
+    again.close()
+
+
+def test_a_history_rules_bump_reads_the_history_again_and_parses_nothing(tmp_path):
+    repo = _repo(tmp_path)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    assert index.store.get_meta("history_rules") == upgrades.RULES["history"].version
+    index.rules_table = upgrades.bumped("history", "next")
+    assert index.refresh().parsed == 0
+    assert index.store.get_meta("history_rules") == "next"
+    index.close()
+
+
+def test_an_index_kept_under_the_same_rules_is_not_parsed_again(tmp_path):
+    repo = _repo(tmp_path)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    assert index.refresh().parsed == 3
+    index.close()
+    again = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    assert again.refresh().parsed == 0
+    again.rules_table = upgrades.bumped("extract", "next")
+    again._rules_by_language = None
+    assert again.refresh().parsed == 2  # the Python files; the README stays
+    again.close()
+
+
+def test_a_bm25f_field_weight_is_in_every_digest():
+    """The index holds term frequencies the field weights weighed: a change to one
+    parses every file again, code and docs (issue 36: it left a stale index)."""
+    from indexer.parse import FIELD_WEIGHTS
+
+    registry = Registry()
+    before = upgrades.extraction_digests(registry)
+    heavier = tuple((name, weight * 2 if name == "name" else weight) for name, weight in FIELD_WEIGHTS)
+    after = upgrades.extraction_digests(registry, fields=heavier)
+    assert {lang for lang in before if after[lang] != before[lang]} == CODE | DOCS
