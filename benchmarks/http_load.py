@@ -238,8 +238,6 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1234)
     args = ap.parse_args(argv)
     compile_checkout()
-    import random
-
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="repo-graph-http-") as tmpname:
         tmp = Path(tmpname)

@@ -318,9 +318,9 @@ from grammars import Registry  # noqa: E402
 from indexer.digest import line_span, line_starts  # noqa: E402
 from indexer.index import RepoIndex  # noqa: E402
 from indexer.terms import terms  # noqa: E402
-from repo_graph.tokenizer import Tokenizer  # noqa: E402
 from repo_graph.protocol.messages import ContextQuery  # noqa: E402
 from repo_graph.provider import RepoProvider  # noqa: E402
+from repo_graph.tokenizer import Tokenizer  # noqa: E402
 
 
 def tokens_of(data: bytes | str) -> int:

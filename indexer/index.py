@@ -21,9 +21,8 @@ from grammars import Registry
 
 from . import boundary, history, pool, upgrades
 from .digest import line_span, line_starts
-from .extract import Extractor
+from .extract import PARTIAL_WARNING, Extractor
 from .graph import CodeGraph
-from .extract import PARTIAL_WARNING
 from .parse import FileRecord
 from .priority import Priority
 from .resolve import MAX_GLOBAL_MATCHES, Resolver
@@ -691,7 +690,7 @@ class RepoIndex:
                         self.store.touch_file(state)
             if work:
                 with self.store.transaction():
-                    for rel, walked, record, old in work:
+                    for rel, walked, _, _ in work:
                         if walked is None:
                             self._remove(rel)
                     self._apply([(walked, record, old) for _, walked, record, old in work if walked is not None])

@@ -13,6 +13,10 @@ reading side needs numpy, so the workers start without importing it.
 from __future__ import annotations
 
 import struct
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where rows are read: workers never load numpy
+    import numpy as np
 
 _PACK = struct.Struct("<Iff")  # offset, tf, length: the dtype in unpack()
 

@@ -12,8 +12,8 @@ from indexer.store import NodeRow
 
 from .anchors import file_uri, node_uri
 from .packing import token_cost
-from .tokenizer import TOKENIZER_REF, Tokenizer
 from .protocol import messages as m
+from .tokenizer import TOKENIZER_REF, Tokenizer
 
 PROVIDER_NAME = "repo-graph"
 MAX_RELATIONS = 24

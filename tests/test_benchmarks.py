@@ -10,6 +10,7 @@ import headroom  # noqa: E402
 import index_speed  # noqa: E402
 import pytest  # noqa: E402
 import quality  # noqa: E402
+
 from grammars import Registry  # noqa: E402
 
 

@@ -494,7 +494,7 @@ def test_g4_anchored_file_leads_to_its_imports_and_callers(provider_factory, tmp
     rels = {(r["rel"], r["target_uri"]) for f in reply["result"]["frames"] for r in f["relations"]}
     assert ("code.imports", (repo / "pkg/b.py").as_uri()) in rels
     assert ("code.calls", (repo / "pkg/b.py").as_uri() + "#helper") in rels
-    for rel, target in sorted(rels):
+    for _, target in sorted(rels):
         frames = p.query(goal="run", anchors=[target])["result"]["frames"]
         assert frames and (frames[0]["uri"] == target or any(r["target_uri"] == target for r in frames[0]["relations"])), target
 

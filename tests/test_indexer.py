@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 
 from grammars import Registry
+from indexer import upgrades
 from indexer.digest import line_span, line_starts, sha256
 from indexer.extract import Extractor
-from indexer import upgrades
 from indexer.index import RepoIndex
 from indexer.sections import split_sections
 from indexer.store import SCHEMA_VERSION

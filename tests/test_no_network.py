@@ -54,7 +54,7 @@ def test_http_provider_answers_with_the_network_cut_and_listens_only_where_asked
         assert frames and all("canonical_token_cost" in f for f in frames)  # the tokenizer loaded offline
         held = inet_sockets(server.proc.pid)  # the server's and its helpers' IP sockets
         assert ("tcp", "0100007F", server.port, "LISTEN") in held
-        for proto, address, port, state in held:
+        for proto, _, port, _ in held:
             assert proto == "tcp" and port == server.port, held  # the listener and its accepted connections
     finally:
         rc = server.stop()

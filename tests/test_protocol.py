@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from .conftest import SHARED, assert_schema_valid
+from .conftest import SHARED
 
 SEED = SHARED / "cgp" / "examples" / "full-stdio-session.ndjson"
 HEX64 = re.compile(r"^sha256:[0-9a-f]{64}$")

@@ -4,12 +4,10 @@ behind, errors a person can read, bad input a `bad_request` (issue 35, items 3 a
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading

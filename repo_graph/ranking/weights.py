@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
+from typing import Any
 
 
-def _frozen(mapping: dict) -> Mapping:
-    return field(default_factory=lambda: MappingProxyType(dict(mapping)))
+def _frozen(mapping: dict[Any, Any]) -> Mapping[Any, Any]:
+    made: Mapping[Any, Any] = field(default_factory=lambda: MappingProxyType(dict(mapping)))
+    return made
 
 
 @dataclass(frozen=True)

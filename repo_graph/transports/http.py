@@ -19,8 +19,17 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..protocol import encode
 from ..protocol.errors import BAD_REQUEST
-from .http_guard import (MAX_BODY_BYTES, MAX_HEAD_BYTES, SERVED_PATH, Address, Guard, Refusal, new_token,
-                         parse_address, read_token)
+from .http_guard import (
+    MAX_BODY_BYTES,
+    MAX_HEAD_BYTES,
+    SERVED_PATH,
+    Address,
+    Guard,
+    Refusal,
+    new_token,
+    parse_address,
+    read_token,
+)
 
 # Sessions answered at once; the rest wait their turn in order. The interpreter's lock
 # runs about one thread of Python at a time: on the stdlib, 1, 2, 4 and 8 workers gave

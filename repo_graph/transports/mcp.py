@@ -21,9 +21,9 @@ from functools import partial
 from typing import BinaryIO, Callable
 
 from .. import __version__
+from ..lookup import RELATIONS
 from ..protocol.decode import TIMESTAMP
 from ..tools import DEFAULT_MAX_FRAMES, DEFAULT_MAX_TOKENS, HARD_CAP, MAX_FRAMES, MIN_TOKENS, ToolError, Tools
-from ..lookup import RELATIONS
 from .stdio import write_all
 
 INSTRUCTIONS = ("Code and docs of one repository, ranked for your task and packed under a token budget. Start "

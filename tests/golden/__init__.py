@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import re
 import select
 import subprocess
