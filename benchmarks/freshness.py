@@ -98,6 +98,7 @@ def log(msg: str) -> None:
 
 # -- corpus ------------------------------------------------------------------------
 
+
 def python_files(corpus: Path) -> tuple[list[str], list[str]]:
     """Python files our walker yields (sorted), and those of them `ast.parse` accepts."""
     registry = Registry()
@@ -140,6 +141,7 @@ def atomic_append(path: Path, text: str) -> float:
 
 # -- children ----------------------------------------------------------------------
 
+
 def index_child(corpus: Path, cache: Path) -> float:
     argv = [sys.executable, "-m", "repo_graph", "index", str(corpus), "--cache-dir", str(cache), "-q"]
     t = time.perf_counter()
@@ -158,7 +160,10 @@ class Serve:
         self.t0 = time.perf_counter()
         self.p = subprocess.Popen(
             [sys.executable, "-m", "repo_graph", "serve", str(corpus), "--cache-dir", str(cache)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=REPO,
         )
         self.lines: queue.Queue = queue.Queue()
         self.stderr: list[tuple[float, str]] = []  # (seconds since spawn, line)
@@ -235,6 +240,7 @@ class Serve:
 
 # -- probing -----------------------------------------------------------------------
 
+
 class Checks:
     """Anomalies seen in replies (a benchmark that only times would hide them)."""
 
@@ -295,8 +301,10 @@ def percentile(values: list[float], p: float) -> float | None:
 
 # -- the three measurements --------------------------------------------------------
 
-def bench_saves(srv: Serve, corpus: Path, clean: list[str], n: int, timeout: float,
-                rng: random.Random, checks: Checks) -> dict:
+
+def bench_saves(
+    srv: Serve, corpus: Path, clean: list[str], n: int, timeout: float, rng: random.Random, checks: Checks
+) -> dict:
     latencies, failures, queries, detail = [], [], 0, []
     for i in range(n):
         rel = rng.choice(clean)
@@ -312,15 +320,29 @@ def bench_saves(srv: Serve, corpus: Path, clean: list[str], n: int, timeout: flo
             latencies.append(latency)
             log(f"save {i + 1}/{n}: {rel}: found after {latency * 1000:.0f} ms ({q} queries)")
     return {
-        "saves": n, "failures": len(failures), "failed": failures,
-        "p50_s": percentile(latencies, 50), "p95_s": percentile(latencies, 95),
-        "max_s": max(latencies) if latencies else None, "min_s": min(latencies) if latencies else None,
-        "queries": queries, "detail": detail,
+        "saves": n,
+        "failures": len(failures),
+        "failed": failures,
+        "p50_s": percentile(latencies, 50),
+        "p95_s": percentile(latencies, 95),
+        "max_s": max(latencies) if latencies else None,
+        "min_s": min(latencies) if latencies else None,
+        "queries": queries,
+        "detail": detail,
     }
 
 
-def bench_burst(srv: Serve, corpus: Path, every: list[str], clean: list[str], n: int, check: int,
-                timeout: float, rng: random.Random, checks: Checks) -> dict:
+def bench_burst(
+    srv: Serve,
+    corpus: Path,
+    every: list[str],
+    clean: list[str],
+    n: int,
+    check: int,
+    timeout: float,
+    rng: random.Random,
+    checks: Checks,
+) -> dict:
     files = rng.sample(every, min(n, len(every)))
     tag = new_tag(rng)
     names = {rel: f"burst_{i}_{tag}" for i, rel in enumerate(files)}
@@ -364,11 +386,17 @@ def bench_burst(srv: Serve, corpus: Path, every: list[str], clean: list[str], n:
     for m in missing:
         log(f"burst: {m} NOT FOUND after {timeout:g} s")
     return {
-        "files": len(files), "corpus_python_files": len(every), "write_s": t_last - t_start,
-        "new_file": new_rel, "new_found_s": found.get(new_name),
-        "checked": len(targets), "all_found_s": max(found.values()) if not missing else None,
-        "failures": len(missing), "missing": missing,
-        "queries": len(during), "query_max_ms": max(during) if during else None,
+        "files": len(files),
+        "corpus_python_files": len(every),
+        "write_s": t_last - t_start,
+        "new_file": new_rel,
+        "new_found_s": found.get(new_name),
+        "checked": len(targets),
+        "all_found_s": max(found.values()) if not missing else None,
+        "failures": len(missing),
+        "missing": missing,
+        "queries": len(during),
+        "query_max_ms": max(during) if during else None,
         "query_p50_ms": percentile(during, 50),
         "found_s": {name: found.get(name) for _, name in targets},
         "new_name": new_name,
@@ -399,6 +427,7 @@ def start_serve(corpus: Path, cache: Path, first_query: dict) -> tuple[Serve, fl
 
 # -- report --------------------------------------------------------------------------
 
+
 def loadavg() -> float | None:
     return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
 
@@ -416,40 +445,71 @@ def fmt_s(v: float | None, digits: int = 2) -> str:
 def print_table(res: dict) -> None:
     out = sys.stdout
     c, s, b, r = res["corpus"], res["saves"], res["burst"], res["restart"]
-    out.write(f"repo-graph freshness  {res['date']}  commit {res['commit']}  python {res['python']}  "
-              f"{res['cpus']} cpu(s)  load {res['loadavg_1min']['before']} -> {res['loadavg_1min']['after']} "
-              f"(1 min avg)  total {res['total_s']:.0f} s\n")
-    out.write(f"corpus {c['path']} (copied)\n  {c['python_files']} Python files, {c['python_files_clean']} "
-              f"accepted by ast.parse; index -q {c['index_s']:.1f} s\n\n")
+    out.write(
+        f"repo-graph freshness  {res['date']}  commit {res['commit']}  python {res['python']}  "
+        f"{res['cpus']} cpu(s)  load {res['loadavg_1min']['before']} -> {res['loadavg_1min']['after']} "
+        f"(1 min avg)  total {res['total_s']:.0f} s\n"
+    )
+    out.write(
+        f"corpus {c['path']} (copied)\n  {c['python_files']} Python files, {c['python_files_clean']} "
+        f"accepted by ast.parse; index -q {c['index_s']:.1f} s\n\n"
+    )
     rows = [
         ("serve (first): spawn -> first answer", fmt_s(res["serve"]["first_answer_s"], 3), "", ""),
         ("serve (first): start-up catch-up done", fmt_s(res["serve"]["ready_at_s"]), "", ""),
         (f"save -> query p50 ({s['saves']} atomic saves)", fmt_s(s["p50_s"]), "", ""),
-        ("save -> query p95", fmt_s(s["p95_s"]), f"<= {TARGETS['save_p95_s']:g} s",
-         verdict(s["p95_s"], TARGETS["save_p95_s"])),
+        (
+            "save -> query p95",
+            fmt_s(s["p95_s"]),
+            f"<= {TARGETS['save_p95_s']:g} s",
+            verdict(s["p95_s"], TARGETS["save_p95_s"]),
+        ),
         ("save -> query max", fmt_s(s["max_s"]), "", ""),
-        ("save failures (not found in 30 s)", f"{s['failures']}/{s['saves']}", "0", "ok" if not s["failures"] else "MISS"),
+        (
+            "save failures (not found in 30 s)",
+            f"{s['failures']}/{s['saves']}",
+            "0",
+            "ok" if not s["failures"] else "MISS",
+        ),
         (f"burst: {b['files']} files appended + 1 new, writes took", fmt_s(b["write_s"]), "", ""),
         ("burst: new file's function found", fmt_s(b["new_found_s"]), "", ""),
-        (f"burst: all {b['checked']} checked functions found", fmt_s(b["all_found_s"]),
-         f"<= {TARGETS['burst_caught_up_s']:g} s", verdict(b["all_found_s"], TARGETS["burst_caught_up_s"])),
-        (f"burst: query p50 / max while catching up ({b['queries']})",
-         f"{b['query_p50_ms'] or 0:.0f} / {b['query_max_ms'] or 0:.0f} ms", "", ""),
+        (
+            f"burst: all {b['checked']} checked functions found",
+            fmt_s(b["all_found_s"]),
+            f"<= {TARGETS['burst_caught_up_s']:g} s",
+            verdict(b["all_found_s"], TARGETS["burst_caught_up_s"]),
+        ),
+        (
+            f"burst: query p50 / max while catching up ({b['queries']})",
+            f"{b['query_p50_ms'] or 0:.0f} / {b['query_max_ms'] or 0:.0f} ms",
+            "",
+            "",
+        ),
         ("restart: shutdown -> exit", fmt_s(r["shutdown_s"], 3), "", ""),
         ("restart: spawn -> handshake_ack", fmt_s(r["handshake_s"], 3), "", ""),
-        ("restart: spawn -> first answer", fmt_s(r["first_answer_s"], 3), f"<= {TARGETS['serve_ready_s']:g} s",
-         verdict(r["first_answer_s"], TARGETS["serve_ready_s"])),
+        (
+            "restart: spawn -> first answer",
+            fmt_s(r["first_answer_s"], 3),
+            f"<= {TARGETS['serve_ready_s']:g} s",
+            verdict(r["first_answer_s"], TARGETS["serve_ready_s"]),
+        ),
         ("restart: first answer has the burst's new function", "yes" if r["first_answer_found_new"] else "no", "", ""),
-        ("restart: spawn -> catch-up done", fmt_s(r["ready_at_s"]),
-         "", f"(parsed {r['catchup_parsed']})" if r.get("catchup_parsed") is not None else ""),
+        (
+            "restart: spawn -> catch-up done",
+            fmt_s(r["ready_at_s"]),
+            "",
+            f"(parsed {r['catchup_parsed']})" if r.get("catchup_parsed") is not None else "",
+        ),
     ]
     w = [max(len(row[i]) for row in rows) for i in range(4)]
     out.write(f"{'measure':<{w[0]}}  {'value':>{w[1]}}  {'target':<{w[2]}}  \n")
     for a, v, t, ok in rows:
         out.write(f"{a:<{w[0]}}  {v:>{w[1]}}  {t:<{w[2]}}  {ok}\n".rstrip() + "\n")
     k = res["checks"]
-    out.write(f"\nqueries sent {k['queries']}, error replies {len(k['error_replies'])}, replies with a duplicate "
-              f"frame id {len(k['duplicate_ids'])}, probe frames with wrong content {len(k['bad_content'])}\n")
+    out.write(
+        f"\nqueries sent {k['queries']}, error replies {len(k['error_replies'])}, replies with a duplicate "
+        f"frame id {len(k['duplicate_ids'])}, probe frames with wrong content {len(k['bad_content'])}\n"
+    )
     lines = k["serve_stderr_suspect"]
     out.write(f"serve stderr: {k['serve_stderr_lines']} lines, {len(lines)} with warning/error/traceback\n")
     for line in lines[:15]:
@@ -459,8 +519,9 @@ def print_table(res: dict) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("corpus", nargs="?", help="directory to copy and edit (default: this Python's stdlib)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--saves", type=int, default=30, help="atomic saves timed (default 30)")
@@ -502,7 +563,8 @@ def main(argv=None) -> int:
 
         log("serve: start, first query, wait for its catch-up pass")
         srv, ack_s, first_s, first = start_serve(
-            corpus, cache, {"goal": FIRST_QUERY, "max_frames": 8, "max_tokens": 8192})
+            corpus, cache, {"goal": FIRST_QUERY, "max_frames": 8, "max_tokens": 8192}
+        )
         servers.append(srv)
         if first.get("type") != "frames":
             raise RuntimeError(f"first query failed: {first}")
@@ -541,20 +603,38 @@ def main(argv=None) -> int:
             "cpus": os.cpu_count(),
             "loadavg_1min": {"before": load_before, "after": load_after},
             "total_s": time.perf_counter() - t_begin,
-            "corpus": {"path": str(src), "python_files": len(every), "python_files_clean": len(clean),
-                       "index_s": index_s},
-            "serve": {"handshake_s": ack_s, "first_answer_s": first_s,
-                      "ready_at_s": ready and ready["at_s"], "catchup": ready},
+            "corpus": {
+                "path": str(src),
+                "python_files": len(every),
+                "python_files_clean": len(clean),
+                "index_s": index_s,
+            },
+            "serve": {
+                "handshake_s": ack_s,
+                "first_answer_s": first_s,
+                "ready_at_s": ready and ready["at_s"],
+                "catchup": ready,
+            },
             "saves": saves,
             "burst": burst,
-            "restart": {"shutdown_s": shutdown_s, "handshake_s": ack2_s, "first_answer_s": first2_s,
-                        "first_answer_found_new": first2_found, "new_found_s": t2,
-                        "ready_at_s": ready2 and ready2["at_s"],
-                        "catchup_parsed": ready2.get("parsed") if ready2 else None, "catchup": ready2},
-            "checks": {"queries": len(checks.query_ms), "error_replies": checks.error_replies,
-                       "duplicate_ids": checks.duplicate_ids[:20], "bad_content": checks.bad_content[:20],
-                       "serve_stderr_lines": len(stderr_lines),
-                       "serve_stderr_suspect": [ln for ln in stderr_lines if STDERR_SUSPECT.search(ln)][:200]},
+            "restart": {
+                "shutdown_s": shutdown_s,
+                "handshake_s": ack2_s,
+                "first_answer_s": first2_s,
+                "first_answer_found_new": first2_found,
+                "new_found_s": t2,
+                "ready_at_s": ready2 and ready2["at_s"],
+                "catchup_parsed": ready2.get("parsed") if ready2 else None,
+                "catchup": ready2,
+            },
+            "checks": {
+                "queries": len(checks.query_ms),
+                "error_replies": checks.error_replies,
+                "duplicate_ids": checks.duplicate_ids[:20],
+                "bad_content": checks.bad_content[:20],
+                "serve_stderr_lines": len(stderr_lines),
+                "serve_stderr_suspect": [ln for ln in stderr_lines if STDERR_SUSPECT.search(ln)][:200],
+            },
             "targets": TARGETS,
         }
     finally:

@@ -40,8 +40,19 @@ from grammars import Registry  # noqa: E402
 from indexer.terms import terms  # noqa: E402
 from repo_graph import ranking  # noqa: E402
 
-SIGNALS = ("score", "log_rank", "tier", "lexical", "said", "related", "links", "co_change", "same_dir", "recent",
-           "in_degree")
+SIGNALS = (
+    "score",
+    "log_rank",
+    "tier",
+    "lexical",
+    "said",
+    "related",
+    "links",
+    "co_change",
+    "same_dir",
+    "recent",
+    "in_degree",
+)
 L2 = 1.0  # ridge on the standardised signals: a handful of repositories, a dozen weights
 
 
@@ -69,13 +80,19 @@ def candidates(index, query: str, anchor: str | None, gold: set[str], top: int) 
     recent = store.recent_changes(set(ranked))
     out = []
     for rank, (path, row) in enumerate(ranked.items(), 1):
-        row.update(path=path, gold=path in gold, log_rank=math.log(rank), lexical=lexical.get(path, 0.0),
-                   said=said.get(path, 0.0),
-                   related=related.get(path, 0.0), links=math.log1p(links.get(path, 0)),
-                   co_change=math.log1p(co_change.get(path, 0.0)),
-                   same_dir=float(bool(anchor) and posixpath.dirname(path) == posixpath.dirname(anchor)),
-                   recent=math.log1p(recent.get(path, 0.0)),
-                   in_degree=math.log1p(len({p for p, _, _ in store.links_into_file(path)})))
+        row.update(
+            path=path,
+            gold=path in gold,
+            log_rank=math.log(rank),
+            lexical=lexical.get(path, 0.0),
+            said=said.get(path, 0.0),
+            related=related.get(path, 0.0),
+            links=math.log1p(links.get(path, 0)),
+            co_change=math.log1p(co_change.get(path, 0.0)),
+            same_dir=float(bool(anchor) and posixpath.dirname(path) == posixpath.dirname(anchor)),
+            recent=math.log1p(recent.get(path, 0.0)),
+            in_degree=math.log1p(len({p for p, _, _ in store.links_into_file(path)})),
+        )
         out.append(row)
     return out
 
@@ -94,8 +111,14 @@ def collect(path: str, args, log) -> list[dict]:
                 continue
             for task, anchor in [("unanchored", None)] + ([("anchored", case.anchor)] if case.anchor else []):
                 gold = set(case.gold) - {anchor}
-                records.append({"repo": repo_name(path), "task": task, "n_gold": len(gold),
-                                "rows": candidates(snaps.index, case.query, anchor, gold, args.top)})
+                records.append(
+                    {
+                        "repo": repo_name(path),
+                        "task": task,
+                        "n_gold": len(gold),
+                        "rows": candidates(snaps.index, case.query, anchor, gold, args.top),
+                    }
+                )
         log(f"{repo_name(path)}: {len(cases)} cases")
     finally:
         snaps.close()
@@ -162,8 +185,9 @@ def main(argv=None) -> int:
             ranked, reordered = np.mean(means, axis=0)
             print(f"| {task} | mean of {len(means)} | | {ranked:.4f} | {reordered:.4f} |")
             w, _, _ = fit(mine)
-            weights.append(f"{task}, fitted on all (standardised): "
-                           + ", ".join(f"{s} {v:+.2f}" for s, v in zip(SIGNALS, w[1:])))
+            weights.append(
+                f"{task}, fitted on all (standardised): " + ", ".join(f"{s} {v:+.2f}" for s, v in zip(SIGNALS, w[1:]))
+            )
     print("\n" + "\n".join(weights))
     return 0
 

@@ -101,8 +101,13 @@ class Stdio:
 
     def __init__(self, corpus: Path, cache: Path, tmp: Path):
         self.err = tmp / "stdio.err"
-        self.p = subprocess.Popen([sys.executable, "-m", "repo_graph", "serve", str(corpus), "--cache-dir", str(cache)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err.open("wb"), cwd=REPO)
+        self.p = subprocess.Popen(
+            [sys.executable, "-m", "repo_graph", "serve", str(corpus), "--cache-dir", str(cache)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.err.open("wb"),
+            cwd=REPO,
+        )
         self.n = 0
 
     def ask(self, envelope: dict) -> dict:
@@ -124,9 +129,13 @@ class Http:
 
     def __init__(self, corpus: Path, cache: Path, tmp: Path):
         self.err = tmp / "http.err"
-        self.p = subprocess.Popen([sys.executable, "-m", "repo_graph", "serve", str(corpus), "--cache-dir", str(cache),
-                                   "--http", "0"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=self.err.open("wb"), cwd=REPO)
+        self.p = subprocess.Popen(
+            [sys.executable, "-m", "repo_graph", "serve", str(corpus), "--cache-dir", str(cache), "--http", "0"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self.err.open("wb"),
+            cwd=REPO,
+        )
         state = _wait_for(self.err, r"the URL and token are in (.+) \(readable by you only\)\n", self.p)
         data = json.loads(Path(state.group(1)).read_text())
         self.port = int(data["url"].rsplit(":", 1)[1].split("/")[0])
@@ -161,8 +170,10 @@ def one_client(stdio: Stdio, http: Http, queries: list[dict]):
         h_ms.append((time.perf_counter() - t) * 1000)
         errors += reply.get("type") != "frames" or status != 200 or answer.get("type") != "frames"
     conn.close()
-    per_query = ((cpu_seconds(stdio.p.pid) - s_cpu) * 1000 / len(queries),
-                 (cpu_seconds(http.p.pid) - h_cpu) * 1000 / len(queries))
+    per_query = (
+        (cpu_seconds(stdio.p.pid) - s_cpu) * 1000 / len(queries),
+        (cpu_seconds(http.p.pid) - h_cpu) * 1000 / len(queries),
+    )
     return s_ms, h_ms, errors, per_query
 
 
@@ -204,29 +215,47 @@ def many_clients(http: Http, queries: list[dict], clients: int, requests: int) -
     wall = time.perf_counter() - start
     cpu = cpu_seconds(http.p.pid) - cpu
     rss, peak = memory_mb(http.p.pid)
-    return {"clients": clients, "requests": len(latencies), "seconds": wall, "per_second": len(latencies) / wall,
-            "p50_ms": percentile(latencies, 50), "p99_ms": percentile(latencies, 99), "max_ms": max(latencies),
-            "errors": len(errors), "error_kinds": sorted(set(errors))[:5],
-            "over_2s": sum(ms > SLOW_S * 1000 for ms in latencies), "rss_mb": rss, "peak_rss_mb": peak,
-            "cpu_ms_per_request": cpu * 1000 / len(latencies)}
+    return {
+        "clients": clients,
+        "requests": len(latencies),
+        "seconds": wall,
+        "per_second": len(latencies) / wall,
+        "p50_ms": percentile(latencies, 50),
+        "p99_ms": percentile(latencies, 99),
+        "max_ms": max(latencies),
+        "errors": len(errors),
+        "error_kinds": sorted(set(errors))[:5],
+        "over_2s": sum(ms > SLOW_S * 1000 for ms in latencies),
+        "rss_mb": rss,
+        "peak_rss_mb": peak,
+        "cpu_ms_per_request": cpu * 1000 / len(latencies),
+    }
 
 
 def print_table(res: dict) -> None:
     one = res["one_client"]
-    print(f"http_load on {res['corpus']['path']} ({res['corpus']['files']} files), commit {res['commit']}, "
-          f"python {res['python']}, {res['cpus']} cpus, load {res['loadavg_1min']}")
-    print(f"1 client, {one['queries']} queries alternating: stdio p50 {one['stdio_p50_ms']:.1f} ms "
-          f"p99 {one['stdio_p99_ms']:.1f} ms | HTTP p50 {one['http_p50_ms']:.1f} ms p99 {one['http_p99_ms']:.1f} ms | "
-          f"HTTP/stdio p50 {one['p50_ratio']:.2f} (target <= {TARGETS['p50_over_stdio_1_client']}) | "
-          f"errors {one['errors']} | server CPU per query: stdio {one['stdio_cpu_ms_per_query']:.1f} ms, "
-          f"HTTP {one['http_cpu_ms_per_query']:.1f} ms | stdio server RSS {one['stdio_rss_mb']:.0f} MB")
-    print("| clients | requests | req/s | p50 ms | p99 ms | slowest ms | errors | over 2 s | server CPU ms/request "
-          "| RSS MB | peak RSS MB |")
+    print(
+        f"http_load on {res['corpus']['path']} ({res['corpus']['files']} files), commit {res['commit']}, "
+        f"python {res['python']}, {res['cpus']} cpus, load {res['loadavg_1min']}"
+    )
+    print(
+        f"1 client, {one['queries']} queries alternating: stdio p50 {one['stdio_p50_ms']:.1f} ms "
+        f"p99 {one['stdio_p99_ms']:.1f} ms | HTTP p50 {one['http_p50_ms']:.1f} ms p99 {one['http_p99_ms']:.1f} ms | "
+        f"HTTP/stdio p50 {one['p50_ratio']:.2f} (target <= {TARGETS['p50_over_stdio_1_client']}) | "
+        f"errors {one['errors']} | server CPU per query: stdio {one['stdio_cpu_ms_per_query']:.1f} ms, "
+        f"HTTP {one['http_cpu_ms_per_query']:.1f} ms | stdio server RSS {one['stdio_rss_mb']:.0f} MB"
+    )
+    print(
+        "| clients | requests | req/s | p50 ms | p99 ms | slowest ms | errors | over 2 s | server CPU ms/request "
+        "| RSS MB | peak RSS MB |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in res["levels"]:
-        print(f"| {r['clients']} | {r['requests']} | {r['per_second']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
-              f"{r['max_ms']:.0f} | {r['errors']} | {r['over_2s']} | {r['cpu_ms_per_request']:.1f} | "
-              f"{r['rss_mb']:.0f} | {r['peak_rss_mb']:.0f} |")
+        print(
+            f"| {r['clients']} | {r['requests']} | {r['per_second']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
+            f"{r['max_ms']:.0f} | {r['errors']} | {r['over_2s']} | {r['cpu_ms_per_request']:.1f} | "
+            f"{r['rss_mb']:.0f} | {r['peak_rss_mb']:.0f} |"
+        )
 
 
 def main(argv=None) -> int:
@@ -273,18 +302,30 @@ def main(argv=None) -> int:
                 if server.p.poll() is None:
                     server.p.kill()
         res = {
-            "date": time.strftime("%Y-%m-%d"), "commit": commit(), "python": platform.python_version(),
-            "cpus": os.cpu_count(), "loadavg_1min": {"before": load_before, "after": round(os.getloadavg()[0], 2)},
+            "date": time.strftime("%Y-%m-%d"),
+            "commit": commit(),
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "loadavg_1min": {"before": load_before, "after": round(os.getloadavg()[0], 2)},
             "corpus": {"path": str(src), "files": len(files)},
-            "one_client": {"queries": len(queries), "errors": one_errors,
-                           "stdio_p50_ms": percentile(s_ms, 50), "stdio_p99_ms": percentile(s_ms, 99),
-                           "http_p50_ms": percentile(h_ms, 50), "http_p99_ms": percentile(h_ms, 99),
-                           "p50_ratio": percentile(h_ms, 50) / percentile(s_ms, 50),
-                           "stdio_rss_mb": stdio_rss, "stdio_peak_rss_mb": stdio_peak,
-                           "stdio_cpu_ms_per_query": s_cpu, "http_cpu_ms_per_query": h_cpu},
-            "levels": levels, "targets": TARGETS,
-            "server_stderr_suspect": [line for line in stderr.splitlines()
-                                      if re.search(r"warning|error|traceback", line, re.I)][:10],
+            "one_client": {
+                "queries": len(queries),
+                "errors": one_errors,
+                "stdio_p50_ms": percentile(s_ms, 50),
+                "stdio_p99_ms": percentile(s_ms, 99),
+                "http_p50_ms": percentile(h_ms, 50),
+                "http_p99_ms": percentile(h_ms, 99),
+                "p50_ratio": percentile(h_ms, 50) / percentile(s_ms, 50),
+                "stdio_rss_mb": stdio_rss,
+                "stdio_peak_rss_mb": stdio_peak,
+                "stdio_cpu_ms_per_query": s_cpu,
+                "http_cpu_ms_per_query": h_cpu,
+            },
+            "levels": levels,
+            "targets": TARGETS,
+            "server_stderr_suspect": [
+                line for line in stderr.splitlines() if re.search(r"warning|error|traceback", line, re.I)
+            ][:10],
         }
     emit(res, args.json, print_table)
     return 0

@@ -79,10 +79,21 @@ TARGETS = {  # the project's targets (see benchmarks/README.md)
 
 # Our language names -> Universal Ctags language names (.h is C++ to ctags).
 CTAGS_LANGS = {
-    "bash": ["Sh"], "c": ["C", "C++"], "cpp": ["C++"], "csharp": ["C#"], "go": ["Go"],
-    "java": ["Java"], "javascript": ["JavaScript"], "kotlin": ["Kotlin"], "lua": ["Lua"],
-    "php": ["PHP"], "python": ["Python"], "ruby": ["Ruby"], "rust": ["Rust"],
-    "typescript": ["TypeScript"], "tsx": ["TypeScript"],
+    "bash": ["Sh"],
+    "c": ["C", "C++"],
+    "cpp": ["C++"],
+    "csharp": ["C#"],
+    "go": ["Go"],
+    "java": ["Java"],
+    "javascript": ["JavaScript"],
+    "kotlin": ["Kotlin"],
+    "lua": ["Lua"],
+    "php": ["PHP"],
+    "python": ["Python"],
+    "ruby": ["Ruby"],
+    "rust": ["Rust"],
+    "typescript": ["TypeScript"],
+    "tsx": ["TypeScript"],
 }
 LINE_COMMENT = {"python": "#", "bash": "#", "ruby": "#", "lua": "--"}  # others: "//"
 
@@ -122,6 +133,7 @@ def compile_checkout() -> None:
 
 
 # -- corpus ------------------------------------------------------------------------
+
 
 def copy_corpus(src: Path, dest: Path, top_level_skip: set[str]) -> None:
     def ignore(directory, names):
@@ -215,6 +227,7 @@ def bench_raw_parallel(corpus: Path, files, workers: int) -> dict:
 
 # -- children: wall time and peak RSS ------------------------------------------------
 
+
 def maxrss_mb(rusage) -> float:
     # Linux: KiB; macOS: bytes.
     scale = 1 if sys.platform == "darwin" else 1024
@@ -225,8 +238,13 @@ def run_child(argv, *, stdin_bytes: bytes | None = None, cwd=None) -> dict:
     """Run one child to completion; wall seconds, peak RSS (os.wait4), stdout, stderr."""
     with tempfile.TemporaryFile() as err:
         t = time.perf_counter()
-        p = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin_bytes is not None else subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=err, cwd=cwd)
+        p = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE if stdin_bytes is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            cwd=cwd,
+        )
         if stdin_bytes is not None:
             p.stdin.write(stdin_bytes)
             p.stdin.close()
@@ -268,6 +286,7 @@ def index_child(corpus: Path, cache: Path) -> dict:
 
 # -- incremental ---------------------------------------------------------------------
 
+
 def pick_edit_targets(corpus: Path, files, n: int, rng: random.Random):
     mid = [f for f in files if 2_000 <= f[2] <= 100_000] or list(files)
     return rng.sample(mid, min(n, len(mid)))
@@ -295,6 +314,7 @@ def restore(saved):
 
 # -- queries -------------------------------------------------------------------------
 
+
 def split_words(name: str) -> str:
     name = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
     name = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", name)
@@ -313,7 +333,7 @@ def definition_names(corpus: Path, files, rng: random.Random, sample: int = 300)
         for _, caps in matches:
             if any(k.startswith("definition.") for k in caps) and caps.get("name"):
                 node = caps["name"][0]
-                names.add(data[node.start_byte:node.end_byte].decode("utf-8", "replace"))
+                names.add(data[node.start_byte : node.end_byte].decode("utf-8", "replace"))
     return sorted(names)
 
 
@@ -339,7 +359,10 @@ class Serve:
         self.t0 = time.perf_counter()
         self.p = subprocess.Popen(
             [sys.executable, "-m", "repo_graph", "serve", str(corpus), "--cache-dir", str(cache)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err, cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.err,
+            cwd=REPO,
         )
         self.lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -391,6 +414,7 @@ def percentile(values: list[float], p: float) -> float:
 
 # -- report --------------------------------------------------------------------------
 
+
 def db_size(database: str) -> dict:
     sizes = {}
     for suffix in ("", "-wal", "-shm"):
@@ -398,16 +422,22 @@ def db_size(database: str) -> dict:
             sizes[suffix or "db"] = os.path.getsize(database + suffix)
         except OSError:
             sizes[suffix or "db"] = 0
-    return {"db_mb": sizes["db"] / 1e6, "wal_mb": sizes["-wal"] / 1e6, "shm_mb": sizes["-shm"] / 1e6,
-            "total_mb": (sizes["db"] + sizes["-wal"]) / 1e6}
+    return {
+        "db_mb": sizes["db"] / 1e6,
+        "wal_mb": sizes["-wal"] / 1e6,
+        "shm_mb": sizes["-shm"] / 1e6,
+        "total_mb": (sizes["db"] + sizes["-wal"]) / 1e6,
+    }
 
 
 def commit() -> str:
     try:
-        head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True).stdout.strip()
+        head = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+        ).stdout.strip()
         return head + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -430,11 +460,15 @@ def emit(res: dict, as_json: bool, table) -> None:
 def print_table(res: dict) -> None:
     c = res["corpus"]
     out = sys.stdout
-    out.write(f"repo-graph index_speed  {res['date']}  commit {res['commit']}  "
-              f"python {res['python']}  {res['cpus']} cpu(s)  "
-              f"load {res['loadavg_1min']['before']} -> {res['loadavg_1min']['after']} (1 min avg)\n")
-    out.write(f"corpus {c['path']}\n  walked {c['files_walked']} files, {c['mb_walked']:.1f} MB; "
-              f"with a grammar {c['files']} files, {c['mb']:.1f} MB ({', '.join(f'{k} {v}' for k, v in c['languages'].items())})\n\n")
+    out.write(
+        f"repo-graph index_speed  {res['date']}  commit {res['commit']}  "
+        f"python {res['python']}  {res['cpus']} cpu(s)  "
+        f"load {res['loadavg_1min']['before']} -> {res['loadavg_1min']['after']} (1 min avg)\n"
+    )
+    out.write(
+        f"corpus {c['path']}\n  walked {c['files_walked']} files, {c['mb_walked']:.1f} MB; "
+        f"with a grammar {c['files']} files, {c['mb']:.1f} MB ({', '.join(f'{k} {v}' for k, v in c['languages'].items())})\n\n"
+    )
     rows = []
     r = res["reference"]
     if r.get("raw_serial_s") is not None:
@@ -445,31 +479,91 @@ def print_table(res: dict) -> None:
     o = res["ours"]
     rows.append(("cold index (wall, whole process)", f"{o['cold_s']:.2f} s", "", ""))
     rows.append(("  of which refresh() (Summary.seconds)", f"{o['cold_refresh_s']:.2f} s", "", ""))
-    rows.append(("cold index peak RSS", f"{o['cold_peak_rss_mb']:.0f} MB", f"<= {TARGETS['peak_rss_mb']:.0f} MB",
-                 verdict(o["cold_peak_rss_mb"], TARGETS["peak_rss_mb"])))
-    rows.append(("warm no-op index", f"{o['warm_s']:.2f} s", f"<= {TARGETS['warm_s']} s",
-                 verdict(o["warm_s"], TARGETS["warm_s"])))
-    rows.append((f"incremental, {o['incremental_files']} files modified", f"{o['incremental_s']:.2f} s",
-                 f"<= {TARGETS['incremental_s']} s", verdict(o["incremental_s"], TARGETS["incremental_s"])))
-    rows.append((f"incremental, {o['incremental_files']} files restored", f"{o['incremental_restore_s']:.2f} s",
-                 f"<= {TARGETS['incremental_s']} s", verdict(o["incremental_restore_s"], TARGETS["incremental_s"])))
+    rows.append(
+        (
+            "cold index peak RSS",
+            f"{o['cold_peak_rss_mb']:.0f} MB",
+            f"<= {TARGETS['peak_rss_mb']:.0f} MB",
+            verdict(o["cold_peak_rss_mb"], TARGETS["peak_rss_mb"]),
+        )
+    )
+    rows.append(
+        (
+            "warm no-op index",
+            f"{o['warm_s']:.2f} s",
+            f"<= {TARGETS['warm_s']} s",
+            verdict(o["warm_s"], TARGETS["warm_s"]),
+        )
+    )
+    rows.append(
+        (
+            f"incremental, {o['incremental_files']} files modified",
+            f"{o['incremental_s']:.2f} s",
+            f"<= {TARGETS['incremental_s']} s",
+            verdict(o["incremental_s"], TARGETS["incremental_s"]),
+        )
+    )
+    rows.append(
+        (
+            f"incremental, {o['incremental_files']} files restored",
+            f"{o['incremental_restore_s']:.2f} s",
+            f"<= {TARGETS['incremental_s']} s",
+            verdict(o["incremental_restore_s"], TARGETS["incremental_s"]),
+        )
+    )
     rows.append(("serve: spawn -> handshake_ack", f"{o['serve_handshake_s']:.3f} s", "", ""))
-    rows.append(("serve: spawn -> first answer", f"{o['serve_first_answer_s']:.3f} s",
-                 f"<= {TARGETS['serve_ready_s']} s", verdict(o["serve_first_answer_s"], TARGETS["serve_ready_s"])))
-    rows.append((f"query p50 ({o['queries']} queries)", f"{o['query_p50_ms']:.1f} ms",
-                 f"<= {TARGETS['query_p50_ms']:.0f} ms", verdict(o["query_p50_ms"], TARGETS["query_p50_ms"])))
-    rows.append(("query p99", f"{o['query_p99_ms']:.1f} ms", f"<= {TARGETS['query_p99_ms']:.0f} ms",
-                 verdict(o["query_p99_ms"], TARGETS["query_p99_ms"])))
+    rows.append(
+        (
+            "serve: spawn -> first answer",
+            f"{o['serve_first_answer_s']:.3f} s",
+            f"<= {TARGETS['serve_ready_s']} s",
+            verdict(o["serve_first_answer_s"], TARGETS["serve_ready_s"]),
+        )
+    )
+    rows.append(
+        (
+            f"query p50 ({o['queries']} queries)",
+            f"{o['query_p50_ms']:.1f} ms",
+            f"<= {TARGETS['query_p50_ms']:.0f} ms",
+            verdict(o["query_p50_ms"], TARGETS["query_p50_ms"]),
+        )
+    )
+    rows.append(
+        (
+            "query p99",
+            f"{o['query_p99_ms']:.1f} ms",
+            f"<= {TARGETS['query_p99_ms']:.0f} ms",
+            verdict(o["query_p99_ms"], TARGETS["query_p99_ms"]),
+        )
+    )
     rows.append(("query max", f"{o['query_max_ms']:.1f} ms", "", ""))
-    rows.append(("serve peak RSS (after the queries)", f"{o['serve_peak_rss_mb']:.0f} MB",
-                 f"<= {TARGETS['peak_rss_mb']:.0f} MB", verdict(o["serve_peak_rss_mb"], TARGETS["peak_rss_mb"])))
+    rows.append(
+        (
+            "serve peak RSS (after the queries)",
+            f"{o['serve_peak_rss_mb']:.0f} MB",
+            f"<= {TARGETS['peak_rss_mb']:.0f} MB",
+            verdict(o["serve_peak_rss_mb"], TARGETS["peak_rss_mb"]),
+        )
+    )
     rows.append(("index size (sqlite + wal)", f"{o['index_mb']:.1f} MB", "", ""))
     q = res["ratios"]
     if q:
-        rows.append(("cold / raw serial", f"{q['cold_over_raw_serial']:.2f}x",
-                     f"<= {TARGETS['cold_over_raw_serial']}x (1 proc)", verdict(q["cold_over_raw_serial"], TARGETS["cold_over_raw_serial"])))
-        rows.append(("", "", f"<= {TARGETS['cold_over_raw_serial_2proc']}x (2 procs)",
-                     verdict(q["cold_over_raw_serial"], TARGETS["cold_over_raw_serial_2proc"])))
+        rows.append(
+            (
+                "cold / raw serial",
+                f"{q['cold_over_raw_serial']:.2f}x",
+                f"<= {TARGETS['cold_over_raw_serial']}x (1 proc)",
+                verdict(q["cold_over_raw_serial"], TARGETS["cold_over_raw_serial"]),
+            )
+        )
+        rows.append(
+            (
+                "",
+                "",
+                f"<= {TARGETS['cold_over_raw_serial_2proc']}x (2 procs)",
+                verdict(q["cold_over_raw_serial"], TARGETS["cold_over_raw_serial_2proc"]),
+            )
+        )
         rows.append(("  refresh() only / raw serial", f"{q['cold_refresh_over_raw_serial']:.2f}x", "", ""))
         rows.append(("cold / raw parallel", f"{q['cold_over_raw_parallel']:.2f}x", "", ""))
         if q.get("cold_over_ctags") is not None:
@@ -481,16 +575,20 @@ def print_table(res: dict) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("corpus", nargs="?", help="directory to index (default: this Python's stdlib, copied)")
     ap.add_argument("--copy", action="store_true", help="work on a temporary copy of CORPUS")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--queries", type=int, default=100, help="queries for p50/p99 (default 100)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes for raw parallel")
     ap.add_argument("--seed", type=int, default=1234)
-    ap.add_argument("--no-references", action="store_true",
-                    help="skip raw tree-sitter and ctags (on the kernel they take ~7 minutes); no ratios")
+    ap.add_argument(
+        "--no-references",
+        action="store_true",
+        help="skip raw tree-sitter and ctags (on the kernel they take ~7 minutes); no ratios",
+    )
     args = ap.parse_args(argv)
     compile_checkout()
     rng = random.Random(args.seed)
@@ -583,42 +681,67 @@ def main(argv=None) -> int:
             "commit": commit(),
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
-            "loadavg_1min": {"before": load_before,
-                             "after": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None},
+            "loadavg_1min": {
+                "before": load_before,
+                "after": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
+            },
             "corpus": {
                 "path": str(args.corpus or sysconfig.get_paths()["stdlib"]),
-                "files_walked": len(walked), "mb_walked": sum(f.size for f in walked) / 1e6,
-                "files": len(files), "mb": sum(f[2] for f in files) / 1e6, "languages": langs,
+                "files_walked": len(walked),
+                "mb_walked": sum(f.size for f in walked) / 1e6,
+                "files": len(files),
+                "mb": sum(f[2] for f in files) / 1e6,
+                "languages": langs,
             },
             "reference": {
-                "raw_serial_s": serial and serial["seconds"], "raw_serial_matches": serial and serial["matches"],
+                "raw_serial_s": serial and serial["seconds"],
+                "raw_serial_matches": serial and serial["matches"],
                 "raw_parallel_s": parallel and parallel["seconds"],
                 "raw_parallel_workers": parallel and parallel["workers"],
-                "ctags_s": ctags and ctags["seconds"], "ctags_peak_rss_mb": ctags and ctags["peak_rss_mb"],
+                "ctags_s": ctags and ctags["seconds"],
+                "ctags_peak_rss_mb": ctags and ctags["peak_rss_mb"],
                 "ctags_tags": ctags and ctags["tags"],
             },
             "ours": {
-                "cold_s": cold["seconds"], "cold_refresh_s": s["seconds"], "cold_peak_rss_mb": cold["peak_rss_mb"],
+                "cold_s": cold["seconds"],
+                "cold_refresh_s": s["seconds"],
+                "cold_peak_rss_mb": cold["peak_rss_mb"],
                 "cold_phases": s.get("phases"),
-                "cold_files": s["files"], "cold_symbols": s["symbols"], "cold_parsed": s["parsed"],
-                "warm_s": warm["seconds"], "warm_refresh_s": warm["summary"]["seconds"],
+                "cold_files": s["files"],
+                "cold_symbols": s["symbols"],
+                "cold_parsed": s["parsed"],
+                "warm_s": warm["seconds"],
+                "warm_refresh_s": warm["summary"]["seconds"],
                 "warm_peak_rss_mb": warm["peak_rss_mb"],
-                "incremental_files": len(targets), "incremental_s": incr["seconds"],
-                "incremental_refresh_s": incr["summary"]["seconds"], "incremental_parsed": incr["summary"]["parsed"],
+                "incremental_files": len(targets),
+                "incremental_s": incr["seconds"],
+                "incremental_refresh_s": incr["summary"]["seconds"],
+                "incremental_parsed": incr["summary"]["parsed"],
                 "incremental_restore_s": incr_back["seconds"],
-                "serve_handshake_s": t_ack, "serve_first_answer_s": t_first,
-                "queries": len(latencies), "query_errors": errors, "frames_returned": frames,
-                "query_p50_ms": percentile(latencies, 50), "query_p99_ms": percentile(latencies, 99),
-                "query_max_ms": max(latencies), "serve_peak_rss_mb": serve_rss,
-                "index_mb": size["total_mb"], "index_db_mb": size["db_mb"], "index_wal_mb": size["wal_mb"],
+                "serve_handshake_s": t_ack,
+                "serve_first_answer_s": t_first,
+                "queries": len(latencies),
+                "query_errors": errors,
+                "frames_returned": frames,
+                "query_p50_ms": percentile(latencies, 50),
+                "query_p99_ms": percentile(latencies, 99),
+                "query_max_ms": max(latencies),
+                "serve_peak_rss_mb": serve_rss,
+                "index_mb": size["total_mb"],
+                "index_db_mb": size["db_mb"],
+                "index_wal_mb": size["wal_mb"],
             },
         }
-        res["ratios"] = {} if serial is None else {
-            "cold_over_raw_serial": cold["seconds"] / serial["seconds"],
-            "cold_refresh_over_raw_serial": s["seconds"] / serial["seconds"],
-            "cold_over_raw_parallel": cold["seconds"] / parallel["seconds"],
-            "cold_over_ctags": (cold["seconds"] / ctags["seconds"]) if ctags else None,
-        }
+        res["ratios"] = (
+            {}
+            if serial is None
+            else {
+                "cold_over_raw_serial": cold["seconds"] / serial["seconds"],
+                "cold_refresh_over_raw_serial": s["seconds"] / serial["seconds"],
+                "cold_over_raw_parallel": cold["seconds"] / parallel["seconds"],
+                "cold_over_ctags": (cold["seconds"] / ctags["seconds"]) if ctags else None,
+            }
+        )
         res["targets"] = TARGETS
 
     emit(res, args.json, print_table)

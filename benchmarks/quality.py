@@ -109,10 +109,25 @@ BUDGET_FRAMES = 64
 MAX_SOURCE_FILES = 8
 MIN_WORDS = 4
 K1, B = 1.2, 0.75
-ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:code", "repo-graph:lexical",
-               "repo-graph:no-history", "repo-graph:no-said", "repo-graph:co-change-3", "repo-graph:co-change-12",
-               "repo-graph:no-feedback", "repo-graph:feedback-0.25", "repo-graph:feedback-1",
-               "repo-graph:no-mention", "repo-graph:mention-code", "repo-graph:mention-all", "repo-graph:mcp")
+ALL_SYSTEMS = (
+    "repo-graph",
+    "bm25-files",
+    "bm25-symbols",
+    "aider",
+    "repo-graph:code",
+    "repo-graph:lexical",
+    "repo-graph:no-history",
+    "repo-graph:no-said",
+    "repo-graph:co-change-3",
+    "repo-graph:co-change-12",
+    "repo-graph:no-feedback",
+    "repo-graph:feedback-0.25",
+    "repo-graph:feedback-1",
+    "repo-graph:no-mention",
+    "repo-graph:mention-code",
+    "repo-graph:mention-all",
+    "repo-graph:mcp",
+)
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
 # "lexical" is BM25F alone (no closeness to the anchors, nor to the best matches, nor
 # the files' commit messages);
@@ -123,8 +138,13 @@ ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:
 # requires them. (The PageRank prior in the fused score, "prior", went with its weight:
 # benchmarks/DECISIONS.md [prior].)
 ABLATIONS = {
-    "repo-graph:lexical": {"w_closeness_boost": 0.0, "w_proximity": 0.0, "w_recent": 0.0, "w_said": 0.0,
-                           "w_said_question": 0.0},
+    "repo-graph:lexical": {
+        "w_closeness_boost": 0.0,
+        "w_proximity": 0.0,
+        "w_recent": 0.0,
+        "w_said": 0.0,
+        "w_said_question": 0.0,
+    },
     "repo-graph:no-history": {"w_co_change": 0.0, "w_recent": 0.0, "w_said": 0.0, "w_said_question": 0.0},  # no git
     "repo-graph:no-said": {"w_said": 0.0, "w_said_question": 0.0},  # the files' commit messages weigh nothing
     "repo-graph:no-recent": {"w_recent": 0.0},  # unanchored: recent changes weigh nothing
@@ -276,8 +296,7 @@ def aider_worker() -> int:
             key = (root, req["cache"])
             if key not in maps:
                 Ranked.TAGS_CACHE_DIR = req["cache"]  # absolute: outside the tree
-                maps[key] = Ranked(map_tokens=req["budget"], root=root, main_model=Model(), io=IO(),
-                                   refresh="always")
+                maps[key] = Ranked(map_tokens=req["budget"], root=root, main_model=Model(), io=IO(), refresh="always")
             rm = maps[key]
             rels = req["files"]
             chat = req.get("chat")
@@ -289,14 +308,25 @@ def aider_worker() -> int:
             tree = rm.get_ranked_tags_map_uncached(
                 [os.path.join(root, chat)] if chat else [],
                 [os.path.join(root, r) for r in others],
-                req["budget"], mentioned, idents,
+                req["budget"],
+                mentioned,
+                idents,
             )
             ranked = []
             for tag in rm.last_ranked or []:
                 if tag and tag[0] not in ranked:
                     ranked.append(tag[0])
-            out.write(json.dumps({"ranked": ranked, "map": tree or "", "seconds": time.perf_counter() - started,
-                                  "network_attempts": list(attempts)}) + "\n")
+            out.write(
+                json.dumps(
+                    {
+                        "ranked": ranked,
+                        "map": tree or "",
+                        "seconds": time.perf_counter() - started,
+                        "network_attempts": list(attempts),
+                    }
+                )
+                + "\n"
+            )
         except Exception as exc:
             import traceback
 
@@ -330,8 +360,9 @@ def tokens_of(data: bytes | str) -> int:
 
 
 def run_git(gitdir: Path, *args: str, env=None, check=True) -> str:
-    proc = subprocess.run(["git", f"--git-dir={gitdir}", "-c", "core.quotePath=false", *args],
-                          capture_output=True, env=env)
+    proc = subprocess.run(
+        ["git", f"--git-dir={gitdir}", "-c", "core.quotePath=false", *args], capture_output=True, env=env
+    )
     if check and proc.returncode != 0:
         raise RuntimeError(f"git {' '.join(args)}: {proc.stderr.decode(errors='replace').strip()}")
     return proc.stdout.decode("utf-8", "replace")
@@ -348,9 +379,11 @@ def git_dir_of(path: str) -> Path:
 # Cases from history
 # ---------------------------------------------------------------------------
 
-TRAILER = re.compile(r"^\s*[A-Za-z][A-Za-z0-9-]*(-by|-By|-BY)\s*:.*$|^\s*(Co-authored-by|Signed-off-by|Change-Id|"
-                     r"Cc|Closes|Fixes|Resolves|Refs|See-also|Bug|Issue|PR-URL|Release-note)\s*:.*$",
-                     re.IGNORECASE | re.MULTILINE)
+TRAILER = re.compile(
+    r"^\s*[A-Za-z][A-Za-z0-9-]*(-by|-By|-BY)\s*:.*$|^\s*(Co-authored-by|Signed-off-by|Change-Id|"
+    r"Cc|Closes|Fixes|Resolves|Refs|See-also|Bug|Issue|PR-URL|Release-note)\s*:.*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 _ISSUE = r"(?:[\w.-]+/[\w.-]+)?#\d+"
 REF_PHRASE = re.compile(  # "Fixes #12, closes #34", "PR #56", "Ref: #7" (the number says nothing)
     rf"\b(?:PR|Refs?|Fix(?:es|ed)?|Clos(?:es|ed)?|Resolv(?:es|ed)?|See(?: also)?|cf\.?)\s*:?\s*"
@@ -413,8 +446,17 @@ class Case:
 def history_cases(gitdir: Path, ref: str, n_cases: int, pool: int, seed: int, max_history: int, registry: Registry):
     """(cases oldest parent first, how many first-parent commits were scanned, eligible)."""
     fmt = "%x1e%H%x00%P%x00%an <%ae>%x00%B%x00"
-    log = run_git(gitdir, "log", "--first-parent", "--no-merges", "--no-renames", f"-n{max_history}",
-                  f"--format={fmt}", "--name-status", ref)
+    log = run_git(
+        gitdir,
+        "log",
+        "--first-parent",
+        "--no-merges",
+        "--no-renames",
+        f"-n{max_history}",
+        f"--format={fmt}",
+        "--name-status",
+        ref,
+    )
     eligible: list[Case] = []
     scanned = 0
     for record in log.split("\x1e")[1:]:
@@ -482,8 +524,9 @@ class Snapshots:
     def checkout(self, commit: str) -> None:
         if commit == self.current:
             return
-        proc = subprocess.run(["git", "-C", str(self.tree), "checkout", "-q", "-f", "--detach", commit],
-                              capture_output=True)
+        proc = subprocess.run(
+            ["git", "-C", str(self.tree), "checkout", "-q", "-f", "--detach", commit], capture_output=True
+        )
         if proc.returncode != 0:
             self.current = None  # the tree is whatever git left: the next checkout starts over
             self.missing = proc.stderr.decode(errors="replace").strip().splitlines()[0]
@@ -639,11 +682,29 @@ def run_variant(system: str, snaps: Snapshots, case: Case, anchor: str | None):
 
 def run_repo_graph(snaps: Snapshots, case: Case, anchor: str | None, kinds: tuple[str, ...] = (), weights=None):
     anchors = (anchor,) if anchor else ()
-    provider = snaps.provider if weights is None else RepoProvider(snaps.index, snaps.provider.tokenizer, weights=weights)
-    big = provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=RANK_FRAMES,
-                                            max_tokens=RANK_TOKENS, anchors=anchors, kinds=kinds))
-    small = provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=BUDGET_FRAMES,
-                                              max_tokens=BUDGET, anchors=anchors, kinds=kinds))
+    provider = (
+        snaps.provider if weights is None else RepoProvider(snaps.index, snaps.provider.tokenizer, weights=weights)
+    )
+    big = provider.query(
+        ContextQuery(
+            goal=case.query,
+            query_text=case.query,
+            max_frames=RANK_FRAMES,
+            max_tokens=RANK_TOKENS,
+            anchors=anchors,
+            kinds=kinds,
+        )
+    )
+    small = provider.query(
+        ContextQuery(
+            goal=case.query,
+            query_text=case.query,
+            max_frames=BUDGET_FRAMES,
+            max_tokens=BUDGET,
+            anchors=anchors,
+            kinds=kinds,
+        )
+    )
     ranked = [frame_path(f) for f in big.frames]
     packed = [(frame_path(f), tokens_of(f.content)) for f in small.frames]
     return ranked, packed
@@ -657,8 +718,12 @@ def run_mcp(snaps: Snapshots, case: Case, anchor: str | None):
 
     from repo_graph.transports.mcp import build_server
 
-    args = {"goal": case.query, "max_tokens": BUDGET, "max_frames": BUDGET_FRAMES,
-            "anchors": [anchor] if anchor else []}
+    args = {
+        "goal": case.query,
+        "max_tokens": BUDGET,
+        "max_frames": BUDGET_FRAMES,
+        "anchors": [anchor] if anchor else [],
+    }
 
     async def call():
         async with Client(build_server(snaps.provider), mode="legacy") as client:
@@ -668,10 +733,17 @@ def run_mcp(snaps: Snapshots, case: Case, anchor: str | None):
     if result.is_error:
         raise RuntimeError(f"get_context failed: {result.content[0].text}")
     sent = result.structured_content
-    cgp = snaps.provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=BUDGET_FRAMES,
-                                            max_tokens=sent["query_max_tokens"], anchors=tuple(args["anchors"])))
+    cgp = snaps.provider.query(
+        ContextQuery(
+            goal=case.query,
+            query_text=case.query,
+            max_frames=BUDGET_FRAMES,
+            max_tokens=sent["query_max_tokens"],
+            anchors=tuple(args["anchors"]),
+        )
+    )
     ids = [f["frame_id"] for f in sent["frames"]]
-    if ids != [f.id for f in cgp.frames][:len(ids)]:
+    if ids != [f.id for f in cgp.frames][: len(ids)]:
         raise AssertionError(f"get_context sent {ids}, not a prefix of CGP's {[f.id for f in cgp.frames]}")
     ranked, _ = run_repo_graph(snaps, case, anchor)
     return ranked, [(f["frame_id"].partition("#")[0], tokens_of(f["content"])) for f in sent["frames"]]
@@ -707,18 +779,34 @@ class Aider:
             except ImportError:
                 python = str(DEFAULT_AIDER_VENV) if DEFAULT_AIDER_VENV.exists() else None
         if not python:
-            self.reason = ("aider-chat is not installed (install it in its own venv, e.g. "
-                           "`python -m venv /tmp/aider-venv && /tmp/aider-venv/bin/pip install aider-chat`, "
-                           "or pass --aider-python)")
+            self.reason = (
+                "aider-chat is not installed (install it in its own venv, e.g. "
+                "`python -m venv /tmp/aider-venv && /tmp/aider-venv/bin/pip install aider-chat`, "
+                "or pass --aider-python)"
+            )
             return
         env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI", "ANTHROPIC", "AIDER_"))}
-        env.update(AIDER_CHECK_UPDATE="false", AIDER_ANALYTICS="false", LITELLM_LOCAL_MODEL_COST_MAP="True",
-                   HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", PYTHONNOUSERSITE="1",
-                   PYTHONHASHSEED="0",  # aider iterates sets of identifiers: fix the order, fix the ranks
-                   NO_PROXY="*", no_proxy="*")
+        env.update(
+            AIDER_CHECK_UPDATE="false",
+            AIDER_ANALYTICS="false",
+            LITELLM_LOCAL_MODEL_COST_MAP="True",
+            HF_HUB_OFFLINE="1",
+            TRANSFORMERS_OFFLINE="1",
+            PYTHONNOUSERSITE="1",
+            PYTHONHASHSEED="0",  # aider iterates sets of identifiers: fix the order, fix the ranks
+            NO_PROXY="*",
+            no_proxy="*",
+        )
         self.log = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([python, str(Path(__file__).resolve()), "--aider-worker"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self.log, text=True, env=env, bufsize=1)
+        self.proc = subprocess.Popen(
+            [python, str(Path(__file__).resolve()), "--aider-worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+            env=env,
+            bufsize=1,
+        )
         hello = self.proc.stdout.readline()
         try:
             hello = json.loads(hello)
@@ -737,8 +825,14 @@ class Aider:
     def run(self, root: Path, cache: Path, files: list[str], case: Case, anchor: str | None):
         if self.proc is None:
             raise RuntimeError(self.reason)
-        req = {"root": str(root), "cache": str(cache), "files": files, "chat": anchor, "text": case.query,
-               "budget": BUDGET}
+        req = {
+            "root": str(root),
+            "cache": str(cache),
+            "files": files,
+            "chat": anchor,
+            "text": case.query,
+            "budget": BUDGET,
+        }
         self.proc.stdin.write(json.dumps(req) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
@@ -772,8 +866,11 @@ def split_map(text: str, files: set[str]) -> list[tuple[str, int]]:
             parts.append((name, [line]))
         else:
             parts[-1][1].append(line)
-    return [(p if p is not None else "(map preamble)", tokens_of("".join(lines))) for p, lines in parts
-            if p is not None or "".join(lines).strip()]
+    return [
+        (p if p is not None else "(map preamble)", tokens_of("".join(lines)))
+        for p, lines in parts
+        if p is not None or "".join(lines).strip()
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -833,11 +930,21 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
     gitdir = git_dir_of(path)
     head = run_git(gitdir, "rev-parse", args.ref).strip()
     registry = Registry()
-    cases, scanned, eligible = history_cases(gitdir, args.ref, args.cases, args.pool or 4 * args.cases, args.seed,
-                                             args.max_history, registry)
-    report = {"repository": path, "name": repo_name(path), "head": head, "scanned_commits": scanned,
-              "eligible_commits": eligible, "systems": systems, "cases": [], "not_run": {},
-              "index_failures": [], "checkout_failures": []}
+    cases, scanned, eligible = history_cases(
+        gitdir, args.ref, args.cases, args.pool or 4 * args.cases, args.seed, args.max_history, registry
+    )
+    report = {
+        "repository": path,
+        "name": repo_name(path),
+        "head": head,
+        "scanned_commits": scanned,
+        "eligible_commits": eligible,
+        "systems": systems,
+        "cases": [],
+        "not_run": {},
+        "index_failures": [],
+        "checkout_failures": [],
+    }
     log(f"{report['name']}: {len(cases)} cases from {eligible} eligible commits in {scanned} first-parent commits")
     base = Path(tempfile.mkdtemp(prefix="rg-quality-", dir=args.tmp))
     snaps = Snapshots(gitdir, base)
@@ -848,12 +955,16 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
             snaps.checkout(case.parent)
             if snaps.missing:  # not repo-graph's doing: the case is skipped, and the output says so
                 report["checkout_failures"].append({"sha": case.sha, "parent": case.parent, "error": snaps.missing})
-                log(f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: git could not check out the parent: {snaps.missing}")
+                log(
+                    f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: git could not check out the parent: {snaps.missing}"
+                )
                 continue
             if snaps.error:
                 report["index_failures"].append({"sha": case.sha, "parent": case.parent, "error": snaps.error})
-                log(f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: repo-graph failed to index the parent: "
-                    f"{snaps.error}")
+                log(
+                    f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: repo-graph failed to index the parent: "
+                    f"{snaps.error}"
+                )
                 continue
             files = snaps.files()
             if not fit_to_snapshot(case, set(files)):
@@ -891,9 +1002,12 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
                     row["results"].setdefault(system, {})[task] = score(ranked, packed, gold, anchor)
             report["cases"].append(row)
             rg = row["results"].get("repo-graph", {}).get("unanchored")
-            log(f"  [{n}/{len(cases)}] {case.sha[:10]} gold={len(case.gold)} "
+            log(
+                f"  [{n}/{len(cases)}] {case.sha[:10]} gold={len(case.gold)} "
                 f"index {snaps.index_seconds[-1] if snaps.index_seconds else 0:.1f}s "
-                + (f"repo-graph rank={rg['first_gold_rank']}" if rg else "") + f"  {case.subject[:60]}")
+                + (f"repo-graph rank={rg['first_gold_rank']}" if rg else "")
+                + f"  {case.subject[:60]}"
+            )
     finally:
         snaps.close()
         if not args.keep:
@@ -918,15 +1032,22 @@ def summarise(report: dict, systems: list[str]) -> list[dict]:
         if system in report["not_run"] and not any(system in c["results"] for c in report["cases"]):
             continue
         for task in ("unanchored", "anchored"):
-            got = [c["results"][system][task] for c in report["cases"]
-                   if task in c["results"].get(system, {})]
+            got = [c["results"][system][task] for c in report["cases"] if task in c["results"].get(system, {})]
             if not got:
                 continue
-            rows.append({"system": system, "task": task, "cases": len(got),
-                         "r5": mean(g["r5"] for g in got), "r10": mean(g["r10"] for g in got),
-                         "mrr": mean(g["rr"] for g in got), "precision": mean(g["precision"] for g in got),
-                         "tokens": mean(g["tokens"] for g in got),
-                         "anchor_tokens": mean(g["anchor_tokens"] for g in got)})
+            rows.append(
+                {
+                    "system": system,
+                    "task": task,
+                    "cases": len(got),
+                    "r5": mean(g["r5"] for g in got),
+                    "r10": mean(g["r10"] for g in got),
+                    "mrr": mean(g["rr"] for g in got),
+                    "precision": mean(g["precision"] for g in got),
+                    "tokens": mean(g["tokens"] for g in got),
+                    "anchor_tokens": mean(g["anchor_tokens"] for g in got),
+                }
+            )
     return rows
 
 
@@ -939,31 +1060,41 @@ def render(report: dict) -> str:
         f"{report['eligible_commits']} eligible of {report['scanned_commits']} first-parent commits; "
         f"wall {s['wall']:.0f}s (first index {s['index_first']}s, {s['snapshots']} snapshots, "
         f"incremental refresh mean {s['index_incremental_mean']}s; systems "
-        + ", ".join(f"{k} {v:.0f}s" for k, v in s["systems"].items()) + ")",
+        + ", ".join(f"{k} {v:.0f}s" for k, v in s["systems"].items())
+        + ")",
         "",
         "| system | task | cases | R@5 | R@10 | MRR | budget precision | tokens |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in report["summary"]:
-        lines.append(f"| {r['system']} | {r['task']} | {r['cases']} | {r['r5']:.3f} | {r['r10']:.3f} | "
-                     f"{r['mrr']:.3f} | {r['precision']:.3f} | {r['tokens']:.0f} |")
+        lines.append(
+            f"| {r['system']} | {r['task']} | {r['cases']} | {r['r5']:.3f} | {r['r10']:.3f} | "
+            f"{r['mrr']:.3f} | {r['precision']:.3f} | {r['tokens']:.0f} |"
+        )
     for r in report["summary"]:
         if r["task"] == "anchored" and r["anchor_tokens"] >= 1:
             lines.append("")
-            lines.append(f"{r['system']} anchored: besides the tokens above, a mean {r['anchor_tokens']:.0f} of its "
-                         f"{BUDGET} went to the open (anchor) file itself, not counted.")
+            lines.append(
+                f"{r['system']} anchored: besides the tokens above, a mean {r['anchor_tokens']:.0f} of its "
+                f"{BUDGET} went to the open (anchor) file itself, not counted."
+            )
     failures = report.get("index_failures") or []
     if failures:
         errors = Counter(f["error"] for f in failures)
         lines.append("")
-        lines.append(f"{len(failures)} of {len(failures) + len(report['cases'])} cases skipped for every system: "
-                     "repo-graph failed to index their parent snapshot ("
-                     + "; ".join(f"{n}x {e}" for e, n in errors.items()) + ")")
+        lines.append(
+            f"{len(failures)} of {len(failures) + len(report['cases'])} cases skipped for every system: "
+            "repo-graph failed to index their parent snapshot ("
+            + "; ".join(f"{n}x {e}" for e, n in errors.items())
+            + ")"
+        )
     missing = report.get("checkout_failures") or []
     if missing:
         lines.append("")
-        lines.append(f"{len(missing)} cases skipped for every system: git could not check out their parent "
-                     f"(first: {missing[0]['error']})")
+        lines.append(
+            f"{len(missing)} cases skipped for every system: git could not check out their parent "
+            f"(first: {missing[0]['error']})"
+        )
     for system, reason in report["not_run"].items():
         lines.append("")
         lines.append(f"{system}: not run ({reason})")
@@ -979,26 +1110,33 @@ def measured_code() -> str:
     proc = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     if proc.returncode != 0:
         return f"{REPO} (not a git checkout)"
-    dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+    ).stdout.strip()
     return f"{REPO} at {proc.stdout.strip()}" + (" with uncommitted changes" if dirty else "")
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("repos", nargs="+", metavar="REPO", help="a git repository (work tree or bare)")
     parser.add_argument("--cases", type=int, default=40, help="cases per repository (default 40)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--pool", type=int, default=0,
-                        help="draw cases from the newest N eligible commits (default 4 x --cases)")
-    parser.add_argument("--max-history", type=int, default=5000,
-                        help="scan at most this many first-parent commits (default 5000)")
+    parser.add_argument(
+        "--pool", type=int, default=0, help="draw cases from the newest N eligible commits (default 4 x --cases)"
+    )
+    parser.add_argument(
+        "--max-history", type=int, default=5000, help="scan at most this many first-parent commits (default 5000)"
+    )
     parser.add_argument("--ref", default="HEAD")
-    parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS),
-                        help=f"comma-separated, from {','.join(ALL_SYSTEMS)}, or repo-graph with weights "
-                             "of repo_graph.ranking.Weights set for a sweep, code frames only or not: "
-                             "repo-graph:w_proximity=0.1+w_feedback=1, repo-graph:code+w_proximity=0.1")
+    parser.add_argument(
+        "--systems",
+        default=",".join(DEFAULT_SYSTEMS),
+        help=f"comma-separated, from {','.join(ALL_SYSTEMS)}, or repo-graph with weights "
+        "of repo_graph.ranking.Weights set for a sweep, code frames only or not: "
+        "repo-graph:w_proximity=0.1+w_feedback=1, repo-graph:code+w_proximity=0.1",
+    )
     parser.add_argument("--aider-python", help="the python of an environment with aider-chat")
     parser.add_argument("--tmp", help="where the temporary work trees and caches go (default: $TMPDIR)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary work trees and caches")

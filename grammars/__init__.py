@@ -101,9 +101,7 @@ class LanguageSpec:
             module = importlib.import_module(self.package)
             return tree_sitter.Language(getattr(module, self.function)())
         except Exception as exc:  # any failure of a third-party wheel means "unavailable"
-            raise GrammarUnavailable(
-                f"{self.name}: grammar package {self.distribution!r} unavailable ({exc})"
-            ) from exc
+            raise GrammarUnavailable(f"{self.name}: grammar package {self.distribution!r} unavailable ({exc})") from exc
 
 
 def _read_spec(folder: Path) -> LanguageSpec:
@@ -157,7 +155,9 @@ class Registry:
             self._by_name.update((name, spec) for name in spec.filenames)
             self._by_interpreter.update((name, spec) for name in spec.shebangs)
             if spec.claims and spec.claim_markers:
-                markers = tuple(re.compile(m.encode()) for m in spec.claim_markers)  # apart: each keeps its literal scan
+                markers = tuple(
+                    re.compile(m.encode()) for m in spec.claim_markers
+                )  # apart: each keeps its literal scan
                 for ext in spec.claims:
                     self._claims.setdefault(ext, []).append((spec, markers))
 
@@ -168,8 +168,10 @@ class Registry:
         spec = self._by_path(rel_path)
         claimed = self._claims.get(PurePosixPath(rel_path).suffix.lower()) if spec is not None else None
         if claimed:
-            spec = next((other for other, markers in claimed
-                         if any(marker.search(head, 0, CLAIM_BYTES) for marker in markers)), spec)
+            spec = next(
+                (other for other, markers in claimed if any(marker.search(head, 0, CLAIM_BYTES) for marker in markers)),
+                spec,
+            )
         if spec is None and head.startswith(b"#!"):
             spec = self._by_interpreter.get(_interpreter(head[:200].split(b"\n", 1)[0]))  # not a copy of the file
         return spec
@@ -189,6 +191,7 @@ class Registry:
                 if spec:
                     break
         return spec
+
 
 def _interpreter(first_line: bytes) -> str:
     words = first_line[2:].decode("utf-8", "replace").split()

@@ -80,7 +80,9 @@ def _end_line(node) -> int:
     return row if col == 0 and row > node.start_point.row else row + 1
 
 
-_COMMENT_OPENER = re.compile(r"^(///?|//!|/\*\*?|\(\*\*?|\*/|\*|#+|--+(?: ?[|^])?|;+|'''|\"\"\")\s?")  # `-- |`: Haddock; `(**`: OCaml
+_COMMENT_OPENER = re.compile(
+    r"^(///?|//!|/\*\*?|\(\*\*?|\*/|\*|#+|--+(?: ?[|^])?|;+|'''|\"\"\")\s?"
+)  # `-- |`: Haddock; `(**`: OCaml
 _COMMENT_CLOSER = re.compile(r"\s*\*/$")
 _ML_COMMENT_CLOSER = re.compile(r"\s*\*\)$")  # OCaml's, only in a comment that opens with `(*`
 # Elixir documents with attributes: `@doc "One line."`, `@doc """` ... `"""`.
@@ -126,7 +128,11 @@ def _string_statement(node):
 def _preceding_comments(node, source: bytes, comment_types: tuple[str, ...]) -> str:
     # A declaration that opens on the same line (Go `type X struct`, `const f = () =>`)
     # holds the comment above it.
-    while node.parent is not None and node.parent.parent is not None and node.parent.start_point.row == node.start_point.row:
+    while (
+        node.parent is not None
+        and node.parent.parent is not None
+        and node.parent.start_point.row == node.start_point.row
+    ):
         node = node.parent
     parts = []
     line = node.start_point.row
@@ -170,27 +176,52 @@ _IMPORT = "import"
 # Every capture name a grammar query may use, and what this module does with it; the
 # lint (tests/test_grammar_captures.py, scripts/check) fails on any other, which would
 # otherwise be ignored without a word. `_`-names are helpers for predicates only.
-ROLE_CAPTURES = frozenset({
-    "name",  # the defined or referenced name
-    "receiver",  # a method declared outside its type (Go, C++, Lua)
-    "qualifier",  # a call's receiver: `Gson` in `Gson.toJson(x)`
-    "callee",  # the call that opens a block: `describe` in `describe("x", ...)`
-    "body",  # a body that follows its definition's node (Dart)
-    "import",  # the whole import statement (kept for the line; the path is what counts)
-    "import.path", "import.parts", "import.name",
-})
-DEFINITION_KINDS = frozenset({"block", "class", "constant", "enum", "function", "impl", "interface", "macro",
-                              "method", "module", "struct", "test", "trait", "type", "variable"})
+ROLE_CAPTURES = frozenset(
+    {
+        "name",  # the defined or referenced name
+        "receiver",  # a method declared outside its type (Go, C++, Lua)
+        "qualifier",  # a call's receiver: `Gson` in `Gson.toJson(x)`
+        "callee",  # the call that opens a block: `describe` in `describe("x", ...)`
+        "body",  # a body that follows its definition's node (Dart)
+        "import",  # the whole import statement (kept for the line; the path is what counts)
+        "import.path",
+        "import.parts",
+        "import.name",
+    }
+)
+DEFINITION_KINDS = frozenset(
+    {
+        "block",
+        "class",
+        "constant",
+        "enum",
+        "function",
+        "impl",
+        "interface",
+        "macro",
+        "method",
+        "module",
+        "struct",
+        "test",
+        "trait",
+        "type",
+        "variable",
+    }
+)
 REFERENCE_KINDS = frozenset({"call", "type"})
 
 
 def unknown_captures(capture_names) -> list[str]:
     """The capture names this module does not understand."""
+
     def known(capture: str) -> bool:
         prefix, _, kind = capture.partition(".")
-        return (capture.startswith("_") or capture in ROLE_CAPTURES
-                or (prefix == "definition" and kind in DEFINITION_KINDS)
-                or (prefix == "reference" and kind in REFERENCE_KINDS))
+        return (
+            capture.startswith("_")
+            or capture in ROLE_CAPTURES
+            or (prefix == "definition" and kind in DEFINITION_KINDS)
+            or (prefix == "reference" and kind in REFERENCE_KINDS)
+        )
 
     return sorted(c for c in set(capture_names) if not known(c))
 
@@ -294,7 +325,8 @@ class Extractor:
                 plan = plans[key] = _plan(key)
             if plan is _IMPORT:
                 names = tuple(
-                    source[n.start_byte : n.end_byte].decode("utf-8", "replace") for n in captures.get("import.name", ())
+                    source[n.start_byte : n.end_byte].decode("utf-8", "replace")
+                    for n in captures.get("import.name", ())
                 )
                 for node in captures.get("import.path", ()):
                     text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -314,8 +346,14 @@ class Extractor:
                         receiver = captures.get("receiver")
                         callee = captures.get("callee")
                         body = captures.get("body")
-                        defs[node.id] = (node, name, kind, receiver[0] if receiver else None,
-                                         callee[0] if callee else None, body[0] if body else None)
+                        defs[node.id] = (
+                            node,
+                            name,
+                            kind,
+                            receiver[0] if receiver else None,
+                            callee[0] if callee else None,
+                            body[0] if body else None,
+                        )
                 else:
                     qualifier = captures.get("qualifier")
                     refs.append((name, kind, qualifier[0] if qualifier else None))
@@ -329,7 +367,11 @@ class Extractor:
             parent = stack[-1] if stack else None
             name = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
             # A block a call opens (`describe("x", ...)`): `describe(x)`, never a name the code defines.
-            piece = name if callee is None else f"{source[callee.start_byte : callee.end_byte].decode('utf-8', 'replace')}({name})"
+            piece = (
+                name
+                if callee is None
+                else f"{source[callee.start_byte : callee.end_byte].decode('utf-8', 'replace')}({name})"
+            )
             if receiver is not None:
                 prefix = source[receiver.start_byte : receiver.end_byte].decode("utf-8", "replace")
                 qualname = f"{prefix.lstrip('*&')}.{piece}"
@@ -337,7 +379,9 @@ class Extractor:
                 qualname = f"{out.symbols[parent].qualname}.{piece}"
             else:
                 qualname = piece
-            if kind == "function" and (receiver is not None or (parent is not None and out.symbols[parent].kind in CONTAINER_KINDS)):
+            if kind == "function" and (
+                receiver is not None or (parent is not None and out.symbols[parent].kind in CONTAINER_KINDS)
+            ):
                 kind = "method"
             count = seen_qualnames.get(qualname, 0) + 1
             seen_qualnames[qualname] = count
@@ -391,7 +435,9 @@ class Extractor:
                 i = out.symbols[i].parent if out.symbols[i].parent is not None else -1
             name = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
             if qualifier is not None and qualifier.end_byte - qualifier.start_byte <= MAX_QUALIFIER:
-                spelled = CLASS_LIKE.search(source[qualifier.start_byte : qualifier.end_byte].decode("utf-8", "replace"))
+                spelled = CLASS_LIKE.search(
+                    source[qualifier.start_byte : qualifier.end_byte].decode("utf-8", "replace")
+                )
                 if spelled and spelled.group(1) != "Self":
                     name = f"{spelled.group(1)}.{name}"
             out.references.append(Reference(name, kind, name_node.start_point.row + 1, scope))

@@ -49,8 +49,12 @@ _TRAILER = re.compile(r"^[A-Za-z][\w-]*-by:.*$|https?://\S+", re.MULTILINE)
 def _git(root: Path, *args: str) -> str | None:
     try:
         # Read-only: no optional lock files, no fsmonitor hook a repository's config could name.
-        proc = subprocess.run(["git", "-C", str(root), "-c", "core.quotePath=false", "-c", "core.fsmonitor=false", *args],
-                              capture_output=True, timeout=GIT_SECONDS, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+        proc = subprocess.run(
+            ["git", "-C", str(root), "-c", "core.quotePath=false", "-c", "core.fsmonitor=false", *args],
+            capture_output=True,
+            timeout=GIT_SECONDS,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None  # no git, or a history too slow to read: no co-change signal
     return proc.stdout.decode("utf-8", "replace") if proc.returncode == 0 else None
@@ -66,9 +70,15 @@ def head(root: Path) -> str | None:
 class History:
     """What the history says; empty outside a git work tree."""
 
-    pairs: Counter = field(default_factory=Counter)  # (a, b) with a < b -> the commits that changed both, each 0.5 ** (commits since / PAIR_HALF_LIFE)
-    recent: dict[str, float] = field(default_factory=dict)  # path -> its commits, each 0.5 ** (commits since / RECENT_HALF_LIFE)
-    words: dict[str, Counter] = field(default_factory=dict)  # path -> the terms of its commits' messages, each k ** -SAID_SPREAD
+    pairs: Counter = field(
+        default_factory=Counter
+    )  # (a, b) with a < b -> the commits that changed both, each 0.5 ** (commits since / PAIR_HALF_LIFE)
+    recent: dict[str, float] = field(
+        default_factory=dict
+    )  # path -> its commits, each 0.5 ** (commits since / RECENT_HALF_LIFE)
+    words: dict[str, Counter] = field(
+        default_factory=dict
+    )  # path -> the terms of its commits' messages, each k ** -SAID_SPREAD
     commits: int = 0  # how many were read
 
 
@@ -104,8 +114,20 @@ def read(root: Path, commits: int = HISTORY_COMMITS) -> History:
     """What the recent commits say: which files change together, which change lately,
     and what their changes were about; paths relative to `root` (which may sit inside
     a larger repository)."""
-    out = _git(root, "log", "--no-merges", "-M", "--relative", "--name-status", "--format=%x00%B%x01",
-               "-n", str(commits), "HEAD", "--", ".")
+    out = _git(
+        root,
+        "log",
+        "--no-merges",
+        "-M",
+        "--relative",
+        "--name-status",
+        "--format=%x00%B%x01",
+        "-n",
+        str(commits),
+        "HEAD",
+        "--",
+        ".",
+    )
     pairs: Counter = Counter()
     recent: dict[str, float] = defaultdict(float)
     words: dict[str, Counter] = defaultdict(Counter)
@@ -134,8 +156,10 @@ def _heaviest(words: dict[str, Counter], most: int) -> dict[str, Counter]:
     """The `most` heaviest (file, term) counts, ties by path and term; the rest dropped."""
     if sum(len(said) for said in words.values()) <= most:
         return dict(words)
-    rows = sorted(((path, term, n) for path, said in words.items() for term, n in said.items()),
-                  key=lambda row: (-row[2], row[0], row[1]))
+    rows = sorted(
+        ((path, term, n) for path, said in words.items() for term, n in said.items()),
+        key=lambda row: (-row[2], row[0], row[1]),
+    )
     kept: dict[str, Counter] = defaultdict(Counter)
     for path, term, n in rows[:most]:
         kept[path][term] = n

@@ -46,8 +46,12 @@ def _unchanged(old: FileState | None, walked: WalkedFile | None) -> bool:
     """Same size, mtime, inode and change time as when indexed: the file is not read
     again. The change time catches a write that put the old size and mtime back
     (`cp -p`, `tar x`); when only it moved, the bytes are hashed and, the same, kept."""
-    return old is not None and walked is not None and (old.size, old.mtime_ns, old.inode, old.ctime_ns) == (
-        walked.size, walked.mtime_ns, walked.inode, walked.ctime_ns)
+    return (
+        old is not None
+        and walked is not None
+        and (old.size, old.mtime_ns, old.inode, old.ctime_ns)
+        == (walked.size, walked.mtime_ns, walked.inode, walked.ctime_ns)
+    )
 
 
 def _restat(old: FileState, walked: WalkedFile) -> FileState:
@@ -155,8 +159,10 @@ class RepoIndex:
         self._said: dict[str, list[str]] = {}  # warnings given, so a rescan does not repeat them
 
     def _say_damaged(self) -> None:
-        sys.stderr.write(f"repo-graph: the index cache {self.store.path} was damaged; moved it to "
-                         f"{self.store.set_aside_to} and rebuilding the index\n")
+        sys.stderr.write(
+            f"repo-graph: the index cache {self.store.path} was damaged; moved it to "
+            f"{self.store.set_aside_to} and rebuilding the index\n"
+        )
 
     def recover(self, exc: BaseException) -> bool:
         """After an operation raised `exc`: when it means the database file is damaged,
@@ -193,8 +199,11 @@ class RepoIndex:
             return
         self._said[topic] = list(names)
         n = len(names)
-        sys.stderr.write("repo-graph: warning: " + template.format(
-            n=n, s="" if n == 1 else "s", ies="y" if n == 1 else "ies", some=_some(names)) + "\n")
+        sys.stderr.write(
+            "repo-graph: warning: "
+            + template.format(n=n, s="" if n == 1 else "s", ies="y" if n == 1 else "ies", some=_some(names))
+            + "\n"
+        )
 
     # -- loading ------------------------------------------------------------
     def load(self) -> bool:
@@ -210,9 +219,16 @@ class RepoIndex:
         now = utc_stamp()
         same = old is not None and old.digest == record.digest
         return FileState(
-            walked.path, walked.size, walked.mtime_ns, walked.inode, record.digest, record.language,
-            record.status, old.indexed_at if same else now,
-            old.valid_from if same else utc_stamp(walked.mtime_ns / 1e9), walked.ctime_ns,
+            walked.path,
+            walked.size,
+            walked.mtime_ns,
+            walked.inode,
+            record.digest,
+            record.language,
+            record.status,
+            old.indexed_at if same else now,
+            old.valid_from if same else utc_stamp(walked.mtime_ns / 1e9),
+            walked.ctime_ns,
         )
 
     def _apply(self, items: list[tuple[WalkedFile, FileRecord, FileState | None]]) -> None:
@@ -230,8 +246,16 @@ class RepoIndex:
             present = old is not None or self.store.file_state(walked.path) is not None
             removed = self.store.delete_file(walked.path) if present else []
             self._touch(walked.path, removed, [n.id for n in record.nodes])
-            batch.append((self._state(walked, record, old), record.nodes, record.postings,
-                          (record.uses, record.used), record.imports, "\n".join(record.warnings)))
+            batch.append(
+                (
+                    self._state(walked, record, old),
+                    record.nodes,
+                    record.postings,
+                    (record.uses, record.used),
+                    record.imports,
+                    "\n".join(record.warnings),
+                )
+            )
             for warning in record.warnings:
                 if self._partial is not None and warning.startswith(PARTIAL_WARNING):
                     self._partial.append(walked.path)  # a whole pass says it once, at the end
@@ -347,7 +371,9 @@ class RepoIndex:
         reach |= resolver.reading(changed)
         if gone & changed or new_files:  # a README documents its directory's file list
             dirs = {posixpath.dirname(c) for c in changed}
-            reach |= {p for p in resolver.files if PurePosixPath(p).stem.lower() == "readme" and posixpath.dirname(p) in dirs}
+            reach |= {
+                p for p in resolver.files if PurePosixPath(p).stem.lower() == "readme" and posixpath.dirname(p) in dirs
+            }
         return reach
 
     def _resolve(self, only: set[str] | None = None, pause=lambda: None) -> None:
@@ -402,8 +428,10 @@ class RepoIndex:
     def _readable(self) -> str:
         """The file names and extensions this release parses: when a new one reads more
         (reStructuredText, a grammar), files indexed as unsupported are read again."""
-        return " ".join(sorted(DOC_EXTENSIONS) + sorted(
-            {n for spec in self.registry.languages.values() for n in spec.extensions + spec.filenames}))
+        return " ".join(
+            sorted(DOC_EXTENSIONS)
+            + sorted({n for spec in self.registry.languages.values() for n in spec.extensions + spec.filenames})
+        )
 
     def _extraction(self) -> dict[str, str]:
         """Per language, what its extraction is made of (upgrades.extraction_digests). A
@@ -445,7 +473,11 @@ class RepoIndex:
         lap = _Laps(summary.phases)
         lap("walk")
         self._say_once("unreadable-dirs", report.unreadable_dirs, "cannot list {n} director{ies}: {some}")
-        self._say_once("not-utf8", report.not_utf8, "skipped {n} file name{s} that are not UTF-8 (no id or URI can carry them): {some}")
+        self._say_once(
+            "not-utf8",
+            report.not_utf8,
+            "skipped {n} file name{s} that are not UTF-8 (no id or URI can carry them): {some}",
+        )
         summary.unreadable = report.unreadable - len(report.unreadable_dirs)
         seen = {f.path for f in files}
         readable = self._readable()
@@ -478,8 +510,10 @@ class RepoIndex:
                         self._remove(path)
             summary.removed = len(gone)
             if self._partial:
-                sys.stderr.write(f"repo-graph: warning: {len(self._partial)} file(s) have syntax errors tree-sitter "
-                                 f"could not parse around; their symbols are partial: {_some(self._partial)}\n")
+                sys.stderr.write(
+                    f"repo-graph: warning: {len(self._partial)} file(s) have syntax errors tree-sitter "
+                    f"could not parse around; their symbols are partial: {_some(self._partial)}\n"
+                )
             self._partial = None
             self._link(lap)
             self.store.set_meta("resolve_rules", self.rules_table["resolve"].version)
@@ -539,8 +573,14 @@ class RepoIndex:
         executor, owned = self._executor(todo, executor)
         batch_files = BATCH_FILES if bulk else LIVE_BATCH_FILES
         try:
-            for walked, record in pool.run(executor, str(self.root), todo, self.max_file_bytes,
-                                           in_flight=2 * max(1, self.jobs), tools=(self.registry, self.extractor)):
+            for walked, record in pool.run(
+                executor,
+                str(self.root),
+                todo,
+                self.max_file_bytes,
+                in_flight=2 * max(1, self.jobs),
+                tools=(self.registry, self.extractor),
+            ):
                 done_bytes += walked.size
                 done_files += 1
                 old = known.get(walked.path)
@@ -653,8 +693,9 @@ class RepoIndex:
                     self.rules.invalidate()
                 full = os.path.join(root, rel)  # strings: a query checks each file it sends
                 if rel and os.path.isdir(full) and not os.path.islink(full):
-                    files.update(w.path for w in walk(self.root, max_file_bytes=self.max_file_bytes,
-                                                      rules=self.rules, under=rel))
+                    files.update(
+                        w.path for w in walk(self.root, max_file_bytes=self.max_file_bytes, rules=self.rules, under=rel)
+                    )
                     files.update(self.store.paths_under(rel + "/"))
                 elif rel:
                     files.add(rel)
@@ -674,8 +715,12 @@ class RepoIndex:
                 if _unchanged(old, walked):
                     status[rel] = old.status == "ok"
                     continue
-                record = pool.parse_task(str(self.root), [(walked, old.digest if old else None)],
-                                         self.max_file_bytes, (self.registry, self.extractor))[0][1]
+                record = pool.parse_task(
+                    str(self.root),
+                    [(walked, old.digest if old else None)],
+                    self.max_file_bytes,
+                    (self.registry, self.extractor),
+                )[0][1]
                 if record is None:
                     status[rel] = False
                 elif record == pool.SAME:  # same bytes (a touch, a checkout that rewrote nothing)

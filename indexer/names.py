@@ -15,9 +15,9 @@ def dotted(name: str) -> str:
 
 def named_in_part(parts: list[str], path: str, qualified: list[str]) -> bool:
     """Whether `parts` (a dotted name, split) names the definition `qualified` in `path`."""
-    if qualified[-len(parts):] == parts:
+    if qualified[-len(parts) :] == parts:
         return True  # the outer namespaces left out: Protection.EncryptedCookie
-    if len(parts) <= len(qualified) or parts[-len(qualified):] != qualified:
+    if len(parts) <= len(qualified) or parts[-len(qualified) :] != qualified:
         return False
     folded = {_fold(p) for p in posixpath.splitext(path)[0].split("/")}
     return all(_fold(p) in folded for p in parts[: -len(qualified)])

@@ -65,8 +65,12 @@ def start(jobs: int, *, fork: bool):
     with STARTING:
         if not fork:
             quiet_tracker()
-        executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork" if fork else "spawn"),
-                                       initializer=worker_init, initargs=(os.getpid(),))
+        executor = ProcessPoolExecutor(
+            jobs,
+            mp_context=multiprocessing.get_context("fork" if fork else "spawn"),
+            initializer=worker_init,
+            initargs=(os.getpid(),),
+        )
         # fork starts them all at the first task; spawn one per task no idle worker takes.
         wait([executor.submit(int) for _ in range(1 if fork else jobs)])
     return executor
@@ -108,8 +112,14 @@ def parse_task(root: str, items: list[tuple[WalkedFile, str | None]], max_file_b
         try:
             out.append((walked, parse(walked.path, data, registry, extractor, digest)))
         except Exception as exc:  # one bad file must not sink the batch: keep it, say why
-            out.append((walked, FileRecord(walked.path, digest, None, "error",
-                                           warnings=[f"not indexed: {type(exc).__name__}: {exc}"])))
+            out.append(
+                (
+                    walked,
+                    FileRecord(
+                        walked.path, digest, None, "error", warnings=[f"not indexed: {type(exc).__name__}: {exc}"]
+                    ),
+                )
+            )
     if _collect_per_task:
         gc.collect(1)
     return out

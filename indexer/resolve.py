@@ -354,8 +354,11 @@ class Resolver:
         A bare name must be a package (`import json` is not tools/json.py); two
         candidates, no guess."""
         base = posixpath.basename(rel)
-        hits = [f"{d}/__init__.py" for d in self._directories_named(base)
-                if f"/{d}".endswith(f"/{rel}") and f"{d}/__init__.py" in self.files]
+        hits = [
+            f"{d}/__init__.py"
+            for d in self._directories_named(base)
+            if f"/{d}".endswith(f"/{rel}") and f"{d}/__init__.py" in self.files
+        ]
         if "/" in rel:
             hits += [p for e in exts for p in self._files_ending(rel + e)]
         return hits[0] if len(hits) == 1 else None
@@ -428,9 +431,17 @@ class Resolver:
         if found is None:
             homes = self._directories_named(module, within=SWIFT_TARGET_FOLDERS)
             home = homes[0] if len(homes) == 1 else None
-            found = self._modules[module] = [] if home is None else sorted(
-                f for d in self.by_dir if d == home or d.startswith(home + "/")
-                for f in self.by_dir[d] if f.endswith(tuple(exts)))
+            found = self._modules[module] = (
+                []
+                if home is None
+                else sorted(
+                    f
+                    for d in self.by_dir
+                    if d == home or d.startswith(home + "/")
+                    for f in self.by_dir[d]
+                    if f.endswith(tuple(exts))
+                )
+            )
         return found or self._dotted(target, exts)
 
     def _dart(self, here: str, target: str, exts) -> list[str]:
@@ -442,7 +453,7 @@ class Resolver:
             return []
         if not target.startswith("package:"):
             return self._relative(here, target, exts)
-        name, _, rest = target[len("package:"):].partition("/")
+        name, _, rest = target[len("package:") :].partition("/")
         found = sorted(self._files_ending(f"{name}/lib/{rest}"), key=len)
         hit = found[0] if found else self._first([f"lib/{rest}"])
         return [hit] if hit else []
@@ -579,9 +590,14 @@ class Resolver:
         source root, as a Go import is; a folder's dots spell too (C#'s Src/Acme.Store/Linq
         for `using Acme.Store.Linq`)."""
         exts = tuple(exts)
-        homes = [d for d in self._directories_named(posixpath.basename(rel), dotted=True)
-                 if d == rel or f"/{d}".replace(".", "/").endswith(f"/{rel}")]
-        files = sorted(f for d in homes for f in self.by_dir.get(d, ()) if f.endswith(exts))  # main and test roots alike
+        homes = [
+            d
+            for d in self._directories_named(posixpath.basename(rel), dotted=True)
+            if d == rel or f"/{d}".replace(".", "/").endswith(f"/{rel}")
+        ]
+        files = sorted(
+            f for d in homes for f in self.by_dir.get(d, ()) if f.endswith(exts)
+        )  # main and test roots alike
         return files[:MAX_PACKAGE_FILES]
 
     # -- uses -----------------------------------------------------------------
@@ -596,8 +612,11 @@ class Resolver:
         found = self._packages.get(key)
         if found is None:
             found = self._packages[key] = frozenset(
-                p for d in self._package_members(key[0], spec.package_scope) for p in self.by_dir[d]
-                if self.files[p] == language)
+                p
+                for d in self._package_members(key[0], spec.package_scope)
+                for p in self.by_dir[d]
+                if self.files[p] == language
+            )
         return found
 
     def _package_members(self, directory: str, scope: str) -> list[str]:
@@ -624,8 +643,11 @@ class Resolver:
             # module's whole name is a plain name.
             qual = name.replace("::", ".")
             tail = _last_two(qual)
-            ids = [i for i in self._qualified(qual) or self._qualified(tail) or self._tails.get(tail, [])
-                   if self._family_of.get(i.partition("#")[0]) == family]
+            ids = [
+                i
+                for i in self._qualified(qual) or self._qualified(tail) or self._tails.get(tail, [])
+                if self._family_of.get(i.partition("#")[0]) == family
+            ]
             if ids:
                 return self._pick(ids, path, imported)
             if "::" in name or not self._defs(name):
@@ -769,7 +791,8 @@ class Resolver:
                     continue  # `mod child;`: a module of its own, not a name taken in
                 for target in self._imports_in(root, statement):
                     exports[target.rpartition("::")[2]].update(
-                        dst for dst in self.import_targets(root, target, names or "") if dst != root)
+                        dst for dst in self.import_targets(root, target, names or "") if dst != root
+                    )
         return exports.get(name, set())
 
     @staticmethod

@@ -42,13 +42,15 @@ def doc_format(rel_path: str) -> str | None:
 # an ISO 639-1 language code, maybe a region (the list keeps build-go.md and guide-py.md out).
 _TRANSLATED = re.compile(r"^(?P<base>.+?)[._-](?P<tag>[a-z]{2})(?:[-_][A-Za-z]{2,4})?(?P<ext>\.[^.]+)$")
 _LANGUAGE_DIRECTORY = re.compile(r"^(?P<tag>[a-z]{2})(?:[-_][A-Za-z]{2,4})?$")
-_LANGUAGE_CODES = frozenset("""
+_LANGUAGE_CODES = frozenset(
+    """
     aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee
     el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is
     it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms
     mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk
     sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi
-    yo za zh zu""".split())
+    yo za zh zu""".split()
+)
 
 
 def translated_from(rel_path: str) -> str | None:
@@ -105,7 +107,14 @@ def _rst_headings(lines: list[bytes]):
         line, after = lines[i], lines[i + 1]
         over, under = _ADORNMENT.match(line), _ADORNMENT.match(after)
         follows = i == 0 or not lines[i - 1].strip() or _ADORNMENT.match(lines[i - 1])  # a blank line or a title
-        if follows and over and not under and after.strip() and i + 2 < total and lines[i + 2].rstrip() == line.rstrip():
+        if (
+            follows
+            and over
+            and not under
+            and after.strip()
+            and i + 2 < total
+            and lines[i + 2].rstrip() == line.rstrip()
+        ):
             style, title, rows = (over.group(1), True), after.strip(), 3
         elif follows and under and not over and line.strip() and line[:1] not in b" \t":
             style, title, rows = (under.group(1), False), line.strip(), 2

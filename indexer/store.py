@@ -103,6 +103,7 @@ CREATE TABLE IF NOT EXISTS dirs(path TEXT PRIMARY KEY, name TEXT NOT NULL) WITHO
 CREATE INDEX IF NOT EXISTS dirs_name ON dirs(name);
 """
 
+
 class FileState(NamedTuple):
     """What the index knows of one file on disk. A tuple: every refresh reads one back
     for each file (55,000 on the kernel), built in C (`file_state`)."""
@@ -156,8 +157,10 @@ NODE_PARENT = 1 + NODE_COLUMNS.index("parent")
 # the span's (valid UTF-8; a file node has none). drivers/net's index: 626 -> 590 MB.
 _ELIDED = {  # column: (stored, read), over the row's parameters and columns
     "title": ("nullif({title}, {name})", "coalesce(title, name)"),
-    "content_digest": ("CASE WHEN {kind} = 'file' THEN {content_digest} ELSE nullif({content_digest}, {digest}) END",
-                       "CASE WHEN kind = 'file' THEN content_digest ELSE coalesce(content_digest, digest) END"),
+    "content_digest": (
+        "CASE WHEN {kind} = 'file' THEN {content_digest} ELSE nullif({content_digest}, {digest}) END",
+        "CASE WHEN kind = 'file' THEN content_digest ELSE coalesce(content_digest, digest) END",
+    ),
 }
 
 
@@ -244,7 +247,8 @@ class NotADatabase(sqlite3.DatabaseError):
 def is_damage(exc: BaseException) -> bool:
     """Whether a database error says the file itself is damaged (not locked, not full)."""
     return isinstance(exc, NotADatabase) or (
-        isinstance(exc, sqlite3.DatabaseError) and (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in _DAMAGED_CODES)
+        isinstance(exc, sqlite3.DatabaseError) and (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in _DAMAGED_CODES
+    )
 
 
 def _private(path: Path, mode: int) -> None:
@@ -431,8 +435,9 @@ class Store:
 
     def _add_dirs(self, paths) -> None:
         dirs = {d for path in paths for d in _ancestors(path)}
-        self.db.executemany("INSERT OR IGNORE INTO dirs VALUES(?, ?)",
-                            ((d, posixpath.basename(d).lower()) for d in sorted(dirs)))
+        self.db.executemany(
+            "INSERT OR IGNORE INTO dirs VALUES(?, ?)", ((d, posixpath.basename(d).lower()) for d in sorted(dirs))
+        )
 
     def bulk_load(self, on: bool) -> None:
         """Drop (on) or rebuild (off) the lookup indexes around a large load. A crash
@@ -454,13 +459,25 @@ class Store:
         """Counts per language, node kind and edge kind, for `index --stats`."""
         q = self.db.execute
         return {
-            "files_by_language": dict(q("SELECT coalesce(language,'?'), count(*) FROM files WHERE status='ok' GROUP BY 1")),
+            "files_by_language": dict(
+                q("SELECT coalesce(language,'?'), count(*) FROM files WHERE status='ok' GROUP BY 1")
+            ),
             "files_skipped": dict(q("SELECT status, count(*) FROM files WHERE status!='ok' GROUP BY 1")),
-            "nodes_by_kind": dict(q("SELECT CASE kind WHEN 'symbol' THEN 'symbol:' || sym_kind ELSE kind END, count(*) "
-                                    "FROM nodes GROUP BY 1")),
-            "symbols_by_language": dict(q("SELECT f.language, count(*) FROM nodes n JOIN files f ON f.path=n.path "
-                                          "WHERE n.kind='symbol' GROUP BY 1")),
-            "edges_by_kind": dict(q("SELECT rel, count(*) FROM (SELECT rel FROM edges UNION ALL SELECT rel FROM links) GROUP BY 1")),
+            "nodes_by_kind": dict(
+                q(
+                    "SELECT CASE kind WHEN 'symbol' THEN 'symbol:' || sym_kind ELSE kind END, count(*) "
+                    "FROM nodes GROUP BY 1"
+                )
+            ),
+            "symbols_by_language": dict(
+                q(
+                    "SELECT f.language, count(*) FROM nodes n JOIN files f ON f.path=n.path "
+                    "WHERE n.kind='symbol' GROUP BY 1"
+                )
+            ),
+            "edges_by_kind": dict(
+                q("SELECT rel, count(*) FROM (SELECT rel FROM edges UNION ALL SELECT rel FROM links) GROUP BY 1")
+            ),
             "unresolved_names": {"names_used_per_file": q("SELECT count(*) FROM used").fetchone()[0]},
         }
 
@@ -535,14 +552,18 @@ class Store:
             for status, language in self.db.execute("SELECT status, language FROM files WHERE path=?", (path,)):
                 _count_file(delta, status, language, -1)
             for kind, n, contained in self.db.execute(
-                    "SELECT kind, count(*), total(instr(parent, '#') > 0 AND parent != path) FROM nodes WHERE path=? "
-                    "GROUP BY kind", (path,)):
+                "SELECT kind, count(*), total(instr(parent, '#') > 0 AND parent != path) FROM nodes WHERE path=? "
+                "GROUP BY kind",
+                (path,),
+            ):
                 delta[kind] -= n
                 delta["edges"] -= int(contained) + (n if kind != "file" else 0)
         ids = [r[0] for r in self.db.execute("SELECT id FROM nodes WHERE path=?", (path,))]
         self.db.execute(
             "UPDATE corpus SET (nodes, length) = (SELECT corpus.nodes - count(*), corpus.length - coalesce(sum(nodes.length), 0) "
-            "FROM nodes WHERE path=? AND kind!='file')", (path,))
+            "FROM nodes WHERE path=? AND kind!='file')",
+            (path,),
+        )
         row = self.db.execute("SELECT rowid FROM nodes WHERE id=?", (path,)).fetchone()
         if row is not None:
             for table in ("postings", "uses", "used"):  # keyed by the file node's rowid
@@ -566,9 +587,22 @@ class Store:
         next_rowid = (self.db.execute("SELECT max(rowid) FROM nodes").fetchone()[0] or 0) + 1
         files, node_rows, posting_rows, use_rows, used_rows, import_rows = [], [], [], [], [], []
         for state, nodes, postings, (uses, used), imports, warnings in batch:
-            files.append((state.path, state.size, state.mtime_ns, state.inode, state.digest, state.language,
-                          state.status, state.indexed_at, state.valid_from, warnings, file_stem(state.path),
-                          state.ctime_ns))
+            files.append(
+                (
+                    state.path,
+                    state.size,
+                    state.mtime_ns,
+                    state.inode,
+                    state.digest,
+                    state.language,
+                    state.status,
+                    state.indexed_at,
+                    state.valid_from,
+                    warnings,
+                    file_stem(state.path),
+                    state.ctime_ns,
+                )
+            )
             first = next_rowid
             for node in nodes:
                 node_rows.append((next_rowid, *node))
@@ -597,8 +631,15 @@ class Store:
             delta = Counter(row[NODE_KIND] for row in node_rows)
             for state, *_ in batch:
                 _count_file(delta, state.status, state.language, 1)
-            delta["edges"] += len(node_rows) - delta["file"] + sum(
-                1 for row in node_rows if row[NODE_PARENT] and "#" in row[NODE_PARENT] and row[NODE_PARENT] != row[NODE_PATH])
+            delta["edges"] += (
+                len(node_rows)
+                - delta["file"]
+                + sum(
+                    1
+                    for row in node_rows
+                    if row[NODE_PARENT] and "#" in row[NODE_PARENT] and row[NODE_PARENT] != row[NODE_PATH]
+                )
+            )
             self._tally(kept, delta)
 
     # -- nodes and edges ----------------------------------------------------
@@ -660,8 +701,9 @@ class Store:
 
     def paths_under(self, prefix: str) -> list[str]:
         """Indexed files whose path starts with `prefix` (a directory and a slash)."""
-        return [r[0] for r in self.db.execute(
-            "SELECT path FROM files WHERE path >= ? AND path < ?", _prefix_range(prefix))]
+        return [
+            r[0] for r in self.db.execute("SELECT path FROM files WHERE path >= ? AND path < ?", _prefix_range(prefix))
+        ]
 
     def paths_in_root(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT path FROM files WHERE status='ok' AND instr(path, '/')=0")]
@@ -689,12 +731,16 @@ class Store:
         where, args = ("name=? AND ", [name]) if name is not None else ("", [])
         modules = ""
         if modules_in:
-            modules = (" OR (sym_kind='module' AND substr(id, length(path) + 2) != ? AND path IN "
-                       f"(SELECT path FROM files WHERE language IN ({','.join('?' * len(modules_in))})))")
+            modules = (
+                " OR (sym_kind='module' AND substr(id, length(path) + 2) != ? AND path IN "
+                f"(SELECT path FROM files WHERE language IN ({','.join('?' * len(modules_in))})))"
+            )
             args += [MODULE_FRAGMENT, *modules_in]
         return self.db.execute(
             f"SELECT name, path, substr(id, length(path) + 2) FROM nodes WHERE {where}kind='symbol' "
-            f"AND (sym_kind NOT IN ('module', 'test'){modules}) ORDER BY rowid", args)
+            f"AND (sym_kind NOT IN ('module', 'test'){modules}) ORDER BY rowid",
+            args,
+        )
 
     def imports_of(self, paths) -> list[tuple[str, str, int, str]]:
         return self._in("SELECT path, target, line, names FROM imports WHERE path IN ({})", paths)
@@ -709,7 +755,9 @@ class Store:
         here: a hub's thousands of rows need not become Python tuples."""
         return self.db.execute(
             "SELECT CASE WHEN instr(dst, '#') THEN substr(dst, 1, instr(dst, '#') - 1) ELSE dst END, rel, count(*) "
-            "FROM links WHERE path=? GROUP BY 1, 2", (path,)).fetchall()
+            "FROM links WHERE path=? GROUP BY 1, 2",
+            (path,),
+        ).fetchall()
 
     def links_into_file(self, path: str) -> list[tuple[str, str, int]]:
         """(owner file, rel, how many) of the resolved links into one file or its symbols."""
@@ -720,9 +768,14 @@ class Store:
 
     def sections_naming_no_code(self, ids) -> set[str]:
         """Those of `ids` that are doc sections without a `doc.documents` link."""
-        return {r[0] for r in self._in(
-            "SELECT id FROM nodes n WHERE id IN ({}) AND kind='section' AND NOT EXISTS "
-            "(SELECT 1 FROM links l WHERE l.src=n.id AND l.rel='doc.documents')", ids)}
+        return {
+            r[0]
+            for r in self._in(
+                "SELECT id FROM nodes n WHERE id IN ({}) AND kind='section' AND NOT EXISTS "
+                "(SELECT 1 FROM links l WHERE l.src=n.id AND l.rel='doc.documents')",
+                ids,
+            )
+        }
 
     def files_joined_to(self, ids) -> set[str]:
         """Files whose own node a link joins to one of `ids` the way a frame speaking
@@ -751,15 +804,21 @@ class Store:
         for (directory,) in self.db.execute("SELECT path FROM dirs WHERE name=?", (name.lower(),)).fetchall():
             if len(found) >= limit:
                 break
-            found.update((r[0], None) for r in self.db.execute(
-                "SELECT path FROM files WHERE path >= ? AND path < ? AND status='ok' LIMIT ?",
-                (*_prefix_range(directory + "/"), limit - len(found))))
+            found.update(
+                (r[0], None)
+                for r in self.db.execute(
+                    "SELECT path FROM files WHERE path >= ? AND path < ? AND status='ok' LIMIT ?",
+                    (*_prefix_range(directory + "/"), limit - len(found)),
+                )
+            )
         return list(found)[:limit]
 
     def generated_files(self, rowids) -> list[int]:
         """Those of the file nodes `rowids` that a tool generated (indexer/parse.py)."""
-        return [r[0] for r in self._in("SELECT rowid FROM nodes WHERE rowid IN ({}) AND sym_kind=?", rowids,
-                                       after=(GENERATED,))]
+        return [
+            r[0]
+            for r in self._in("SELECT rowid FROM nodes WHERE rowid IN ({}) AND sym_kind=?", rowids, after=(GENERATED,))
+        ]
 
     def ids_of_rowids(self, rowids) -> dict[int, str]:
         return dict(self._in("SELECT rowid, id FROM nodes WHERE rowid IN ({})", rowids))
@@ -780,28 +839,36 @@ class Store:
         for path in paths:
             out += self._nodes(
                 f"WHERE path=? AND kind!='file' ORDER BY sym_kind='module' DESC, {_PRIOR} DESC, start_line LIMIT ?",
-                (path, per_file))
+                (path, per_file),
+            )
         return out
 
     def rare_names(self, names, at_most: int) -> set[str]:
         """Those of `names` defined at most `at_most` times (absent ones included)."""
-        counts = dict(self._in("SELECT name, count(*) FROM nodes WHERE kind='symbol' AND name IN ({}) GROUP BY name",
-                               names))
+        counts = dict(
+            self._in("SELECT name, count(*) FROM nodes WHERE kind='symbol' AND name IN ({}) GROUP BY name", names)
+        )
         return {n for n in names if counts.get(n, 0) <= at_most}
 
     def owners_of_links_to(self, ids) -> set[str]:
         return {r[0] for r in self._in("SELECT DISTINCT path FROM links WHERE dst IN ({})", ids)}
 
     def importers_of(self, paths) -> set[str]:
-        return {r[0] for r in self._in("SELECT DISTINCT path FROM links WHERE rel='code.imports' AND dst IN ({})", paths)}
+        return {
+            r[0] for r in self._in("SELECT DISTINCT path FROM links WHERE rel='code.imports' AND dst IN ({})", paths)
+        }
 
     def paths_importing_like(self, stem: str) -> set[str]:
         """Files with an import whose text mentions `stem` (it may resolve to a new file)."""
         return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM imports WHERE instr(target, ?) > 0", (stem,))}
 
     def paths_referring_to(self, names) -> set[str]:
-        return {r[0] for r in self._in(
-            "SELECT DISTINCT n.path FROM used u JOIN nodes n ON n.rowid=u.file WHERE u.name IN ({})", names)}
+        return {
+            r[0]
+            for r in self._in(
+                "SELECT DISTINCT n.path FROM used u JOIN nodes n ON n.rowid=u.file WHERE u.name IN ({})", names
+            )
+        }
 
     def replace_links(self, paths, links) -> None:
         """Links owned by `paths` become `links` [(path, src, dst, rel)]. Inside begin()/commit()."""
@@ -818,16 +885,22 @@ class Store:
         co-change counts {(a, b): n}, recent changes {path: n} and the terms of each
         file's commit messages {path: Counter}. Inside begin()/commit()."""
         self._execute_script(_HISTORY_SCHEMA)
-        self.db.executemany("INSERT INTO cochange VALUES(?,?,?)",
-                            ((x, y, n) for (a, b), n in pairs.items() for x, y in ((a, b), (b, a))))
+        self.db.executemany(
+            "INSERT INTO cochange VALUES(?,?,?)",
+            ((x, y, n) for (a, b), n in pairs.items() for x, y in ((a, b), (b, a))),
+        )
         self.db.execute("DELETE FROM recent")
         self.db.executemany("INSERT INTO recent VALUES(?,?)", recent.items())
         files = list(words.items())
         lengths = [sum(said.values()) for _, said in files]
-        self.db.executemany("INSERT INTO said_files VALUES(?,?,?)",
-                            ((i, path, n) for i, ((path, _), n) in enumerate(zip(files, lengths))))
-        self.db.executemany("INSERT INTO said VALUES(?,?,?)",
-                            ((term, i, n) for i, (_, said) in enumerate(files) for term, n in said.items()))
+        self.db.executemany(
+            "INSERT INTO said_files VALUES(?,?,?)",
+            ((i, path, n) for i, ((path, _), n) in enumerate(zip(files, lengths))),
+        )
+        self.db.executemany(
+            "INSERT INTO said VALUES(?,?,?)",
+            ((term, i, n) for i, (_, said) in enumerate(files) for term, n in said.items()),
+        )
         self.set_meta("said_stats", f"{len(files)} {sum(lengths) / len(files) if files else 1.0}")
 
     def said_stats(self) -> tuple[int, float]:
@@ -840,8 +913,11 @@ class Store:
     def said_postings(self, terms) -> list[tuple[str, str, float, float]]:
         """(term, path, weight, length of the path's messages) for the files indexed now
         whose commit messages hold one of `terms`."""
-        return self._in("SELECT s.term, d.path, s.n, d.n FROM said s JOIN said_files d ON d.id=s.file "
-                        "JOIN files f ON f.path=d.path WHERE s.term IN ({}) AND f.status='ok'", terms)
+        return self._in(
+            "SELECT s.term, d.path, s.n, d.n FROM said s JOIN said_files d ON d.id=s.file "
+            "JOIN files f ON f.path=d.path WHERE s.term IN ({}) AND f.status='ok'",
+            terms,
+        )
 
     def recent_changes(self, paths) -> dict[str, float]:
         """{path: its recent changes} for those of `paths` that have any."""
@@ -849,8 +925,9 @@ class Store:
 
     def co_changed(self, path: str) -> list[tuple[str, float]]:
         """(other path, commits that changed both, weighed by age) for one file, the other indexed now."""
-        return self.db.execute("SELECT c.b, c.n FROM cochange c JOIN files f ON f.path=c.b "
-                               "WHERE c.a=? AND f.status='ok'", (path,)).fetchall()
+        return self.db.execute(
+            "SELECT c.b, c.n FROM cochange c JOIN files f ON f.path=c.b WHERE c.a=? AND f.status='ok'", (path,)
+        ).fetchall()
 
     def _in(self, sql: str, values, before=(), after=()) -> list:
         """`sql` with its `IN ({})` filled by `values`, 900 at a time; `before` and
@@ -864,15 +941,23 @@ class Store:
 
     def hubs(self, ids, most: int) -> set[str]:
         """Those of `ids` that more than `most` links lead into, counted in the index."""
-        return {r[0] for r in self._in("SELECT dst FROM links WHERE dst IN ({}) GROUP BY dst HAVING count(*) > ?",
-                                       ids, after=(most,))}
+        return {
+            r[0]
+            for r in self._in(
+                "SELECT dst FROM links WHERE dst IN ({}) GROUP BY dst HAVING count(*) > ?", ids, after=(most,)
+            )
+        }
 
     # -- lexical ------------------------------------------------------------
     def term_stats(self, terms) -> dict[str, tuple[int, int]]:
         """term -> (files, nodes) that have it, from the term index alone: what a query
         needs to order its terms and to decide how much of a common one to read."""
-        return {term: (files, posting_records(size)) for term, files, size in self._in(
-            "SELECT term, count(*), sum(size) FROM postings WHERE term IN ({}) GROUP BY term", terms)}
+        return {
+            term: (files, posting_records(size))
+            for term, files, size in self._in(
+                "SELECT term, count(*), sum(size) FROM postings WHERE term IN ({}) GROUP BY term", terms
+            )
+        }
 
     def term_postings(self, term: str, files=None):
         """(node rowids, file rowids, tf, length) arrays of every node with `term`, or
@@ -893,13 +978,15 @@ class Store:
             "ORDER BY (kind='section' AND path NOT LIKE '%/%') DESC, (doc!='' OR kind='section') DESC, "
             f"{_PRIOR} DESC, length(path)-length(replace(path,'/','')) ASC, parent LIKE '%#%' ASC, path, start_line LIMIT ?"
         )
-        floor = self.db.execute("SELECT prior FROM priors ORDER BY prior DESC LIMIT 1 OFFSET ?",
-                                (limit * OVERVIEW_POOL - 1,)).fetchone()
+        floor = self.db.execute(
+            "SELECT prior FROM priors ORDER BY prior DESC LIMIT 1 OFFSET ?", (limit * OVERVIEW_POOL - 1,)
+        ).fetchone()
         if floor is not None:
             found = self._nodes(
                 "WHERE kind!='file' AND ((doc!='' OR kind='section') AND id IN (SELECT id FROM priors WHERE prior >= ?) "
                 f"OR kind='section' AND path IN (SELECT path FROM files WHERE instr(path, '/')=0)) {order}",
-                (floor[0], limit))
+                (floor[0], limit),
+            )
             if len(found) == limit:
                 return [n for _, n in found]
         return [n for _, n in self._nodes(f"WHERE kind!='file' {order}", (limit,))]
@@ -935,7 +1022,8 @@ class Store:
         # less the top-level nodes of the rare files whose own name has a '#'.
         contains = self.db.execute(
             "SELECT (SELECT count(*) FROM nodes WHERE instr(parent, '#') > 0) - (SELECT count(*) FROM nodes "
-            "WHERE parent = path AND path IN (SELECT path FROM files WHERE instr(path, '#') > 0))").fetchone()[0]
+            "WHERE parent = path AND path IN (SELECT path FROM files WHERE instr(path, '#') > 0))"
+        ).fetchone()[0]
         defines = sum(n for kind, n in out.items() if kind not in ("files", "file"))
         out["edges"] = defines + contains + self.db.execute("SELECT count(*) FROM links").fetchone()[0]
         out["languages"] = {

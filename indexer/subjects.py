@@ -18,7 +18,7 @@ def test_subject(path: str) -> tuple[str, bool]:
     is_test = bool(_TEST_INFIXES.intersection(rest[:-1]))
     for prefix in _TEST_PREFIXES:
         if base.startswith(prefix) and len(base) > len(prefix):
-            base, is_test = base[len(prefix):], True
+            base, is_test = base[len(prefix) :], True
             break
     for suffix in _TEST_SUFFIXES:
         if base.endswith(suffix) and len(base) > len(suffix):

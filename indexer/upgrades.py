@@ -31,14 +31,16 @@ class Rule:
 
 
 # In this order in the extraction digests (an index keeps them: reordering re-parses everything).
-RULES: Mapping[str, Rule] = MappingProxyType({
-    "extract": Rule("3", REPARSE, (CODE,), "indexer/extract.py"),  # matches into symbols [rules-extract]
-    "generated": Rule("3", REPARSE, (CODE,), "indexer/parse.py"),  # how generated code is told [rules-generated]
-    "sections": Rule("1", REPARSE, (DOCS,), "indexer/sections.py"),  # docs into sections [rules-sections]
-    "terms": Rule("2", REPARSE, (CODE, DOCS), "indexer/terms.py"),  # how words are cut and stemmed [rules-terms]
-    "resolve": Rule("17", RELINK, (), "indexer/resolve.py"),  # what names resolve to [rules-resolve]
-    "history": Rule("4", REREAD_HISTORY, (), "indexer/history.py"),  # how the history is read [rules-history]
-})
+RULES: Mapping[str, Rule] = MappingProxyType(
+    {
+        "extract": Rule("3", REPARSE, (CODE,), "indexer/extract.py"),  # matches into symbols [rules-extract]
+        "generated": Rule("3", REPARSE, (CODE,), "indexer/parse.py"),  # how generated code is told [rules-generated]
+        "sections": Rule("1", REPARSE, (DOCS,), "indexer/sections.py"),  # docs into sections [rules-sections]
+        "terms": Rule("2", REPARSE, (CODE, DOCS), "indexer/terms.py"),  # how words are cut and stemmed [rules-terms]
+        "resolve": Rule("17", RELINK, (), "indexer/resolve.py"),  # what names resolve to [rules-resolve]
+        "history": Rule("4", REREAD_HISTORY, (), "indexer/history.py"),  # how the history is read [rules-history]
+    }
+)
 
 
 def bumped(name: str, version: str, rules: Mapping[str, Rule] = RULES) -> Mapping[str, Rule]:
@@ -46,8 +48,9 @@ def bumped(name: str, version: str, rules: Mapping[str, Rule] = RULES) -> Mappin
     return MappingProxyType({**rules, name: replace(rules[name], version=version)})
 
 
-def extraction_digests(registry: Registry, rules: Mapping[str, Rule] = RULES,
-                       fields: tuple[tuple[str, float], ...] = FIELD_WEIGHTS) -> dict[str, str]:
+def extraction_digests(
+    registry: Registry, rules: Mapping[str, Rule] = RULES, fields: tuple[tuple[str, float], ...] = FIELD_WEIGHTS
+) -> dict[str, str]:
     """Per language and doc format, what its extraction is made of: the versions of the
     rules that re-parse it, the BM25F field weights its term counts were weighed by
     (parse.FIELD_WEIGHTS) and, for a language, its queries and language.toml. A file
@@ -57,8 +60,13 @@ def extraction_digests(registry: Registry, rules: Mapping[str, Rule] = RULES,
     docs = [r.version for r in rules.values() if r.forces == REPARSE and DOCS in r.reads]
     found = {fmt: _digest(*docs, weights) for fmt in set(DOC_EXTENSIONS.values())}
     for spec in registry.languages.values():
-        found[spec.name] = _digest(*code, weights, spec.query_text("tags"), spec.query_text("imports"),
-                                   (spec.folder / "language.toml").read_text(encoding="utf-8"))
+        found[spec.name] = _digest(
+            *code,
+            weights,
+            spec.query_text("tags"),
+            spec.query_text("imports"),
+            (spec.folder / "language.toml").read_text(encoding="utf-8"),
+        )
     return found
 
 

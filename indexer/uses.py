@@ -22,8 +22,11 @@ def pack(path: str, refs) -> tuple[bytes, list[str]]:
     A user is the file or one of its nodes (`path#fragment`): only the fragment is
     kept. A use with a separator in it names nothing and is dropped."""
     cut = len(path) + 1
-    triples = [t for t in dict.fromkeys((src[cut:], name, kind or "") for src, name, kind, *_ in refs)
-               if not _SEPARATOR.search("".join(t))]
+    triples = [
+        t
+        for t in dict.fromkeys((src[cut:], name, kind or "") for src, name, kind, *_ in refs)
+        if not _SEPARATOR.search("".join(t))
+    ]
     packed = _RECORD.join(_FIELD.join(t) for t in triples).encode()
     return packed, list(dict.fromkeys(name for _, name, _ in triples))
 

@@ -23,8 +23,25 @@ DEFAULT_MAX_FILE_BYTES = 1 << 20
 # Folders that hold someone else's code copied in: jq's vendor/decNumber, spdlog's
 # fmt/bundled, pip's _vendor, redis's deps. Indexed (a question may be about them), but
 # not what a project's own questions and changes are about (repo_graph/ranking/adjustments.py).
-VENDORED_FOLDERS = frozenset({"vendor", "vendors", "_vendor", "vendored", "third_party", "third-party", "thirdparty",
-                              "3rdparty", "3rd_party", "3rd-party", "bundled", "_bundled", "extern", "external", "deps"})
+VENDORED_FOLDERS = frozenset(
+    {
+        "vendor",
+        "vendors",
+        "_vendor",
+        "vendored",
+        "third_party",
+        "third-party",
+        "thirdparty",
+        "3rdparty",
+        "3rd_party",
+        "3rd-party",
+        "bundled",
+        "_bundled",
+        "extern",
+        "external",
+        "deps",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +93,9 @@ class IgnoreRules:
 
     def _read(self, *parts: str) -> pathspec.GitIgnoreSpec | None:
         try:
-            lines = read_regular(os.path.join(self.root, *parts), IGNORE_FILE_BYTES).decode("utf-8", "replace").splitlines()
+            lines = (
+                read_regular(os.path.join(self.root, *parts), IGNORE_FILE_BYTES).decode("utf-8", "replace").splitlines()
+            )
         except OSError:
             return None
         import pathspec

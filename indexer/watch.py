@@ -74,7 +74,9 @@ class Watcher:
         shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
         if shown not in self._said_not_utf8:
             self._said_not_utf8.add(shown)
-            sys.stderr.write(f"repo-graph: warning: skipped {shown}: its name is not UTF-8 (no id or URI can carry it)\n")
+            sys.stderr.write(
+                f"repo-graph: warning: skipped {shown}: its name is not UTF-8 (no id or URI can carry it)\n"
+            )
 
     def dispatch(self, event) -> None:
         """watchdog's entry point (we are our own handler)."""
@@ -152,10 +154,12 @@ class Watcher:
                 for p in batch:
                     self._failures[p] = self._failures.get(p, 0) + 1
                 dropped = len(batch) - len(retry)
-                sys.stderr.write(f"repo-graph: warning: update failed ({exc!r}); "
-                                 + (f"will retry {len(retry)} path(s)" if retry else "")
-                                 + (f"{'; ' if retry else ''}left {dropped} path(s) to the next query or rescan"
-                                    if dropped else "") + "\n")
+                sys.stderr.write(
+                    f"repo-graph: warning: update failed ({exc!r}); "
+                    + (f"will retry {len(retry)} path(s)" if retry else "")
+                    + (f"{'; ' if retry else ''}left {dropped} path(s) to the next query or rescan" if dropped else "")
+                    + "\n"
+                )
                 self._retry_later(retry)
 
     def _apply(self, batch: set[str]) -> None:

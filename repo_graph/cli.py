@@ -38,8 +38,10 @@ def _repo(path: str) -> Path:
     real = p.resolve()
     for refused in REFUSED_ROOTS:
         if real == Path(refused) or (refused != "/" and real.is_relative_to(refused)):
-            raise CliError(f"refusing to index {real}: not a repository (the file system root, /proc, /sys and "
-                           "/dev are never indexed); name a repository's directory")
+            raise CliError(
+                f"refusing to index {real}: not a repository (the file system root, /proc, /sys and "
+                "/dev are never indexed); name a repository's directory"
+            )
     return real
 
 
@@ -144,16 +146,20 @@ def cmd_index(args) -> int:
         sys.stdout.write(json.dumps(data, sort_keys=True) + "\n")
         return EXIT_OK
     langs = ", ".join(f"{k} {v}" for k, v in sorted(summary.languages.items(), key=lambda kv: -kv[1])) or "none"
-    history = (f"{summary.history_commits} commits read from git ({summary.history_files} files changed in them): "
-               "co-changes, recent changes, commit messages" if summary.history_commits
-               else "none (not a git work tree, or no commits): no co-changes, recent changes or commit messages")
+    history = (
+        f"{summary.history_commits} commits read from git ({summary.history_files} files changed in them): "
+        "co-changes, recent changes, commit messages"
+        if summary.history_commits
+        else "none (not a git work tree, or no commits): no co-changes, recent changes or commit messages"
+    )
     sys.stdout.write(
         f"indexed {index.root}\n"
         f"  files     {summary.files} indexed ({summary.parsed} read, {summary.unchanged} unchanged, "
         f"{summary.removed} removed; {summary.ignored} ignored, {summary.too_large} over the size cap, "
         f"{summary.generated} generated, {summary.skipped - summary.generated} without a parser"
         + (f"; {summary.unreadable} unreadable" if summary.unreadable else "")
-        + (f"; {summary.vanished} deleted while indexing" if summary.vanished else "") + ")\n"
+        + (f"; {summary.vanished} deleted while indexing" if summary.vanished else "")
+        + ")\n"
         f"  symbols   {summary.symbols}\n"
         f"  sections  {summary.sections}\n"
         f"  edges     {summary.edges}\n"
@@ -190,9 +196,14 @@ def _http_listener(args):
 
     db = db_path_for(_repo(args.path), _cache_dir(args))
     try:
-        return Listener.open(args.http, state_path=db.parent / "http" / f"{db.stem}.json",
-                             allow_remote=args.allow_remote, token_file=args.token_file,
-                             no_token=args.no_token, timeout=args.http_timeout)
+        return Listener.open(
+            args.http,
+            state_path=db.parent / "http" / f"{db.stem}.json",
+            allow_remote=args.allow_remote,
+            token_file=args.token_file,
+            no_token=args.no_token,
+            timeout=args.http_timeout,
+        )
     except (ValueError, OSError) as exc:
         raise CliError(f"--http {args.http}: {exc}" if isinstance(exc, OSError) else str(exc)) from exc
 
@@ -265,7 +276,9 @@ def cmd_query(args) -> int:
     spent = sum(f.token_cost for f in result.frames)
     for n, f in enumerate(result.frames, 1):
         real = f" / {f.canonical_token_cost} real" if f.canonical_token_cost is not None else ""
-        out.write(f"── {n}. {f.title}  [{f.kind}]  {f.citation_label}  score {f.score:.3f}  cost {f.token_cost}{real}\n")
+        out.write(
+            f"── {n}. {f.title}  [{f.kind}]  {f.citation_label}  score {f.score:.3f}  cost {f.token_cost}{real}\n"
+        )
         if args.explain:  # a header frame's score is its symbol's
             found = why.get(f.id) or why.get(f.id.removesuffix(HEADER_SUFFIX))
             out.write(f"   why: {found.text() if found else 'not explained'}\n")
@@ -298,66 +311,127 @@ def build_parser() -> argparse.ArgumentParser:
         return parse
 
     def common(p):
-        p.add_argument("--cache-dir", metavar="DIR",
-                       help="where the index lives (default: $REPO_GRAPH_CACHE_DIR or ~/.cache/repo-graph)")
-        p.add_argument("--max-file-bytes", type=at_least(1), default=1 << 20, metavar="N",
-                       help="skip files larger than this (default: 1 MiB)")
-        p.add_argument("--jobs", "-j", type=at_least(1), default=None, metavar="N",
-                       help="parser processes (default: one per core; 1 parses in this process)")
+        p.add_argument(
+            "--cache-dir",
+            metavar="DIR",
+            help="where the index lives (default: $REPO_GRAPH_CACHE_DIR or ~/.cache/repo-graph)",
+        )
+        p.add_argument(
+            "--max-file-bytes",
+            type=at_least(1),
+            default=1 << 20,
+            metavar="N",
+            help="skip files larger than this (default: 1 MiB)",
+        )
+        p.add_argument(
+            "--jobs",
+            "-j",
+            type=at_least(1),
+            default=None,
+            metavar="N",
+            help="parser processes (default: one per core; 1 parses in this process)",
+        )
 
-    p = sub.add_parser("index", help="build or refresh the index of a repository",
-                       description="Build or refresh the index of PATH and print a summary.")
+    p = sub.add_parser(
+        "index",
+        help="build or refresh the index of a repository",
+        description="Build or refresh the index of PATH and print a summary.",
+    )
     p.add_argument("path", nargs="?", default=".", metavar="PATH")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--stats", action="store_true", help="also print seconds per phase and counts per language, node kind and edge kind")
+    p.add_argument(
+        "--stats",
+        action="store_true",
+        help="also print seconds per phase and counts per language, node kind and edge kind",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    p.add_argument("--dask", metavar="SCHEDULER",
-                   help="parse on a Dask cluster (an address like tcp://host:8786, or `local`); "
-                        "needs repo-graph[dask] (see docs/scale-out.md)")
+    p.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        help="parse on a Dask cluster (an address like tcp://host:8786, or `local`); "
+        "needs repo-graph[dask] (see docs/scale-out.md)",
+    )
     common(p)
     p.set_defaults(func=cmd_index)
 
     def served(p):
         """What a server a host launches takes: the repository and whether to watch it."""
         p.add_argument("path", nargs="?", default=".", metavar="PATH")
-        p.add_argument("--no-watch", action="store_true",
-                       help="do not watch the tree (files are still checked against disk when answering)")
+        p.add_argument(
+            "--no-watch",
+            action="store_true",
+            help="do not watch the tree (files are still checked against disk when answering)",
+        )
         common(p)
 
-    p = sub.add_parser("serve", help="run the provider (stdio, what a host launches; or --http)",
-                       description="Serve CGP over stdin/stdout (or, with --http, streamable HTTP) "
-                                   "for the repository at PATH.")
+    p = sub.add_parser(
+        "serve",
+        help="run the provider (stdio, what a host launches; or --http)",
+        description="Serve CGP over stdin/stdout (or, with --http, streamable HTTP) for the repository at PATH.",
+    )
     served(p)
-    p.add_argument("--http", metavar="[HOST:]PORT",
-                   help="serve streamable HTTP on 127.0.0.1 (or HOST) instead of stdio; PORT 0 picks a free "
-                        "port; the URL and token go to a file only you can read (docs/http.md)")
-    p.add_argument("--allow-remote", action="store_true",
-                   help="with --http: allow an address other machines can reach (the token stays required)")
-    p.add_argument("--token-file", metavar="FILE",
-                   help="with --http: the token to require, read from FILE (mode 0600); default: a new random one")
-    p.add_argument("--no-token", action="store_true",
-                   help="with --http on loopback: require no token (any local program can then query)")
-    p.add_argument("--http-timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="with --http: how long a request's head or body may take, and an idle connection stay open")
+    p.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        help="serve streamable HTTP on 127.0.0.1 (or HOST) instead of stdio; PORT 0 picks a free "
+        "port; the URL and token go to a file only you can read (docs/http.md)",
+    )
+    p.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="with --http: allow an address other machines can reach (the token stays required)",
+    )
+    p.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="with --http: the token to require, read from FILE (mode 0600); default: a new random one",
+    )
+    p.add_argument(
+        "--no-token",
+        action="store_true",
+        help="with --http on loopback: require no token (any local program can then query)",
+    )
+    p.add_argument(
+        "--http-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="with --http: how long a request's head or body may take, and an idle connection stay open",
+    )
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("mcp", help="run the MCP server over stdio (for Claude Code, Cursor, VS Code, ...)",
-                       description="Serve the Model Context Protocol over stdin/stdout for the repository at PATH.")
+    p = sub.add_parser(
+        "mcp",
+        help="run the MCP server over stdio (for Claude Code, Cursor, VS Code, ...)",
+        description="Serve the Model Context Protocol over stdin/stdout for the repository at PATH.",
+    )
     served(p)
     p.set_defaults(func=cmd_mcp)
 
-    p = sub.add_parser("query", help="print the frames a host would get for TEXT",
-                       description="Ask a question of the repository at PATH, as a host would.")
+    p = sub.add_parser(
+        "query",
+        help="print the frames a host would get for TEXT",
+        description="Ask a question of the repository at PATH, as a host would.",
+    )
     p.add_argument("args", nargs="+", metavar="[PATH] TEXT")
-    p.add_argument("--anchor", action="append", metavar="A",
-                   help="a file, directory, URI or symbol to stay close to (repeatable)")
-    p.add_argument("--kinds", action="append", choices=["doc", "symbol"], metavar="K",
-                   help="only frames of this kind: doc or symbol (repeatable)")
+    p.add_argument(
+        "--anchor", action="append", metavar="A", help="a file, directory, URI or symbol to stay close to (repeatable)"
+    )
+    p.add_argument(
+        "--kinds",
+        action="append",
+        choices=["doc", "symbol"],
+        metavar="K",
+        help="only frames of this kind: doc or symbol (repeatable)",
+    )
     p.add_argument("--max-tokens", type=at_least(0), default=4096, metavar="N")
     p.add_argument("--max-frames", type=at_least(0), default=8, metavar="N")
     p.add_argument("--json", action="store_true", help="print the frames envelope as JSON")
-    p.add_argument("--explain", action="store_true",
-                   help="under each frame, the signals and factors that made its score (not with --json)")
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="under each frame, the signals and factors that made its score (not with --json)",
+    )
     common(p)
     p.set_defaults(func=cmd_query)
     return parser
@@ -369,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "query":
         if len(args.args) > 2:
             parser.error("query takes [PATH] TEXT; quote the text")
-        args.path, args.text = (args.args if len(args.args) == 2 else [".", args.args[0]])
+        args.path, args.text = args.args if len(args.args) == 2 else [".", args.args[0]]
     try:
         rc = args.func(args)
     except CliError as exc:
@@ -379,8 +453,9 @@ def main(argv: list[str] | None = None) -> int:
         rc = EXIT_OK
     except (KeyboardInterrupt, Stopped) as exc:
         sys.stderr.write("repo-graph: stopped; what was indexed so far is kept and the next run goes on from it\n")
-        rc = 128 + getattr(args, "stopped_by", exc.args[0] if isinstance(exc, KeyboardInterrupt) and exc.args
-                           else signal.SIGINT)
+        rc = 128 + getattr(
+            args, "stopped_by", exc.args[0] if isinstance(exc, KeyboardInterrupt) and exc.args else signal.SIGINT
+        )
     sys.stdout.flush() if rc != EXIT_OK or args.command not in ("serve", "mcp") else None
     if args.command in ("serve", "mcp"):
         _end_children()

@@ -87,8 +87,11 @@ def relations(index, node: NodeRow, prefer: frozenset[str], whole: bool = True) 
     # A frame's relations cover the code in its content: a class sent whole calls
     # what its methods call (the anchored file they call is one hop from it, G4).
     inner = _members(index, node) if whole else []
-    found += [(_OUTGOING[rel], target) for rel, target in index.graph.out_edges_of(inner)
-              if rel in _OUTGOING and rel != "repo-graph:contains" and target != node.id and target not in inner]
+    found += [
+        (_OUTGOING[rel], target)
+        for rel, target in index.graph.out_edges_of(inner)
+        if rel in _OUTGOING and rel != "repo-graph:contains" and target != node.id and target not in inner
+    ]
     found = list(dict.fromkeys(found))
     found.sort(key=lambda rt: (rt[1] not in prefer, rt[0] != m.REL_DEFINED_IN))
     named = [(rel, index.split_id(target)) for rel, target in found[:MAX_RELATIONS]]
@@ -132,7 +135,9 @@ def header_content(index, node: NodeRow) -> tuple[str, list[tuple[int, int, byte
     return b"".join(p[2] for p in parts).decode("utf-8", "replace"), parts
 
 
-def build_header(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: frozenset[str], recorded_at, valid_from):
+def build_header(
+    index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: frozenset[str], recorded_at, valid_from
+):
     """A large symbol's header: its exact head lines and its members' heads, each span
     with its own provenance entry, so a host can re-hash every byte it is shown."""
     found = header_content(index, node)

@@ -32,8 +32,13 @@ class RepoProvider:
     """Answers from one repository's index. Given no index, it opens one in the
     background (start_indexing), so a host's handshake never waits for disk."""
 
-    def __init__(self, index: RepoIndex | None = None, tokenizer: Tokenizer | None = None, *,
-                 weights: ranking.Weights = ranking.DEFAULT):
+    def __init__(
+        self,
+        index: RepoIndex | None = None,
+        tokenizer: Tokenizer | None = None,
+        *,
+        weights: ranking.Weights = ranking.DEFAULT,
+    ):
         self.index = index
         self.tokenizer = tokenizer or Tokenizer().start()
         self.weights = weights  # the ranking's numbers: a benchmark's sweep passes others
@@ -48,7 +53,9 @@ class RepoProvider:
         if index is not None:
             self._opened.set()
 
-    def start_indexing(self, open_index: Callable[[], RepoIndex] | None = None, *, watch: bool = True) -> threading.Thread:
+    def start_indexing(
+        self, open_index: Callable[[], RepoIndex] | None = None, *, watch: bool = True
+    ) -> threading.Thread:
         """Open and load what is persisted, catch up with the tree, then keep up with
         it (watchdog) unless told not to. All of it off the protocol's thread."""
         self.watching = watch
@@ -130,8 +137,10 @@ class RepoProvider:
         except sqlite3.DatabaseError as exc:
             if self.index.recover(exc):
                 self._rebuild()
-                raise ProtocolError(UNAVAILABLE, "the index cache was damaged: it was set aside and the index is "
-                                                 "being rebuilt; retry shortly") from None
+                raise ProtocolError(
+                    UNAVAILABLE,
+                    "the index cache was damaged: it was set aside and the index is being rebuilt; retry shortly",
+                ) from None
             sys.stderr.write(f"repo-graph: error: {_cause(exc, self.index)}\n")
             raise ProtocolError(UNAVAILABLE, f"the index cache failed: {exc}; retry later") from None
 
@@ -143,8 +152,14 @@ class RepoProvider:
         with self._store_errors(), self.index.priority.answering():
             yield self.index
 
-    def pack_nodes(self, index: RepoIndex, scored: list[tuple[NodeRow, float]], prefer: frozenset[str],
-                   max_tokens: int, max_frames: int) -> m.QueryResult:
+    def pack_nodes(
+        self,
+        index: RepoIndex,
+        scored: list[tuple[NodeRow, float]],
+        prefer: frozenset[str],
+        max_tokens: int,
+        max_frames: int,
+    ) -> m.QueryResult:
         """Frames for `scored` nodes, in that order, packed as a query's are (B1, B4,
         headers for big bodies, one file's share); call inside `answering`."""
         packed = self._pack(index, scored, set(NODE_KIND.values()), prefer, max_tokens, max_frames)
@@ -197,12 +212,21 @@ class RepoProvider:
             return m.QueryResult((), False)  # Q1: only kinds we never serve were asked for
         candidates, wanted, prefer, state = ranked
 
-        packed = self._pack(index, [(c.node, c.score) for c in candidates], wanted, prefer, q.max_tokens,
-                            q.max_frames, state)
+        packed = self._pack(
+            index, [(c.node, c.score) for c in candidates], wanted, prefer, q.max_tokens, q.max_frames, state
+        )
         return m.QueryResult(tuple(packed.frames), packed.truncated, packed.dropped if packed.truncated else None)
 
-    def _pack(self, index: RepoIndex, scored, wanted: set[str], prefer: frozenset[str], max_tokens: int,
-              max_frames: int, state=None) -> Packed:
+    def _pack(
+        self,
+        index: RepoIndex,
+        scored,
+        wanted: set[str],
+        prefer: frozenset[str],
+        max_tokens: int,
+        max_frames: int,
+        state=None,
+    ) -> Packed:
         """Build and pack frames for (node, score) pairs in rank order; each file is
         checked against disk as its frame is built. `state(path)`: the file's stamps."""
         state = state or index.store.file_state
@@ -228,8 +252,13 @@ class RepoProvider:
 
             return build
 
-        return pack(((node.path, builder(node, score)) for node, score in scored), len(scored), max_tokens,
-                    max_frames, files=len({node.path for node, _ in scored}))
+        return pack(
+            ((node.path, builder(node, score)) for node, score in scored),
+            len(scored),
+            max_tokens,
+            max_frames,
+            files=len({node.path for node, _ in scored}),
+        )
 
     def verify(self, identities) -> list[m.Verdict]:
         self._wait_open()  # verdicts come from disk: no need to wait for a first index

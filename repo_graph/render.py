@@ -58,7 +58,7 @@ def fence(content: str, info: str = "") -> str:
 def _rel(name: str) -> str:
     for prefix in _REL_PREFIXES:
         if name.startswith(prefix):
-            return name[len(prefix):]
+            return name[len(prefix) :]
     return name
 
 
@@ -82,9 +82,15 @@ def _frame_text(n: int, frame, with_relations: bool) -> str:
 
 def _frame_data(frame, with_relations: bool) -> dict:
     out = {
-        "frame_id": frame.id, "content_digest": frame.content_digest, "citation": frame.citation_label,
-        "title": frame.title, "kind": frame.kind, "uri": frame.uri, "lines": _lines(frame),
-        "score": round(frame.score, 3), "content": frame.content,
+        "frame_id": frame.id,
+        "content_digest": frame.content_digest,
+        "citation": frame.citation_label,
+        "title": frame.title,
+        "kind": frame.kind,
+        "uri": frame.uri,
+        "lines": _lines(frame),
+        "score": round(frame.score, 3),
+        "content": frame.content,
     }
     if with_relations:
         out["relations"] = [r.to_wire() for r in frame.relations]
@@ -97,8 +103,10 @@ def _footer(sent: int, offered: int, tokens: int, max_tokens: int, framing: Fram
         left.append(f"{offered - sent} ranked frame(s) that did not fit once rendered")
     if framing.not_packed:
         left.append(f"{framing.not_packed} more candidate(s) below them")
-    lines = [f"---\nsent {sent} of {offered} frame(s), {tokens:,} of {max_tokens:,} tokens "
-             "(this text and its structured copy, cl100k_base)."]
+    lines = [
+        f"---\nsent {sent} of {offered} frame(s), {tokens:,} of {max_tokens:,} tokens "
+        "(this text and its structured copy, cl100k_base)."
+    ]
     if left:
         lines.append("left out: " + "; ".join(left) + ".")
     if framing.advice and (left or not sent):
@@ -122,12 +130,19 @@ def fit(frames, count: Callable[[str], int], max_tokens: int, framing: Framing =
 
 
 def _assemble(k: int, texts, data, offered: int, stated: int, max_tokens: int, framing: Framing):
-    text = "\n\n".join(([framing.note] if framing.note else []) + texts[:k]
-                       + [_footer(k, offered, stated, max_tokens, framing)])
+    text = "\n\n".join(
+        ([framing.note] if framing.note else []) + texts[:k] + [_footer(k, offered, stated, max_tokens, framing)]
+    )
     structured = {
-        "frames": data[:k], "sent": k, "offered": offered, "not_packed": framing.not_packed,
-        "tokens": stated, "max_tokens": max_tokens, "query_max_tokens": framing.query_max_tokens,
-        "note": framing.note or None, **framing.extra,
+        "frames": data[:k],
+        "sent": k,
+        "offered": offered,
+        "not_packed": framing.not_packed,
+        "tokens": stated,
+        "max_tokens": max_tokens,
+        "query_max_tokens": framing.query_max_tokens,
+        "note": framing.note or None,
+        **framing.extra,
     }
     return text, structured
 

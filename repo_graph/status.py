@@ -57,8 +57,10 @@ class IndexStatus:
         if self.state == FAILED:
             return f"The index could not be opened: {self.error}"
         if self.state == BUILDING:
-            return (f"The first index of this repository is still being built ({self.how_far()}; {self.files:,} "
-                    "files indexed so far): answers cover what is indexed and improve as it fills.")
+            return (
+                f"The first index of this repository is still being built ({self.how_far()}; {self.files:,} "
+                "files indexed so far): answers cover what is indexed and improve as it fills."
+            )
         return ""
 
     def how_far(self) -> str:
@@ -66,9 +68,16 @@ class IndexStatus:
 
     def to_json(self) -> dict:
         return {
-            "root": self.root, "state": self.state, "files": self.files, "languages": dict(self.languages),
-            "parsed": self.parsed, "to_parse": self.to_parse, "last_refresh": self.last_refresh,
-            "watcher": self.watcher, "watcher_batches": self.watcher_batches, "pending": self.pending,
+            "root": self.root,
+            "state": self.state,
+            "files": self.files,
+            "languages": dict(self.languages),
+            "parsed": self.parsed,
+            "to_parse": self.to_parse,
+            "last_refresh": self.last_refresh,
+            "watcher": self.watcher,
+            "watcher_batches": self.watcher_batches,
+            "pending": self.pending,
             "error": self.error,
         }
 
@@ -95,8 +104,13 @@ def status(provider, *, languages: bool = True) -> IndexStatus:
         parsed=parsed,
         to_parse=to_parse,
         last_refresh=store.get_meta("indexed_at"),
-        watcher=(watcher.mode if watcher is not None and watcher.mode != "stopped"
-                 else "starting" if provider.watching else "off"),
+        watcher=(
+            watcher.mode
+            if watcher is not None and watcher.mode != "stopped"
+            else "starting"
+            if provider.watching
+            else "off"
+        ),
         watcher_batches=watcher.batches if watcher is not None else 0,
         pending=watcher.pending() if watcher is not None else 0,
     )

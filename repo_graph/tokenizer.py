@@ -59,7 +59,9 @@ def _encoding_params(cache_dir: Path | None, use_cached: bool = True) -> dict:
         try:
             cached.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             partial = cached.with_suffix(f".{os.getpid()}.partial")
-            with open(os.open(partial, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600), "wb") as f:  # the cache is private
+            with open(
+                os.open(partial, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600), "wb"
+            ) as f:  # the cache is private
                 f.write(marshal.dumps(params))
             os.replace(partial, cached)  # readers see the whole copy or none
         except OSError:
@@ -104,7 +106,9 @@ class _Helper:
         self.proc = subprocess.Popen(
             # -P: the working directory (the user's repository) never shadows a module
             [sys.executable, "-P", "-m", "repo_graph.tokenizer", str(cache_dir or "")],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None,  # its warnings reach our stderr
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=None,  # its warnings reach our stderr
         )
         self._finalizer = weakref.finalize(self, _stop, self.proc)
         if self.proc.stdout.readline() != _READY:

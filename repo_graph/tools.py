@@ -26,8 +26,10 @@ SYMBOL_MATCHES = 5  # a name borne by more symbols shows this many and names the
 RELATED_FRAMES = 24
 PROVIDER_ID = "repo-graph"
 
-CONTEXT_ADVICE = ("To narrow: `anchors` (files or symbols you work on), `kinds` [\"symbol\"] or [\"doc\"]; "
-                  "or raise `max_tokens` (up to 20,000).")
+CONTEXT_ADVICE = (
+    'To narrow: `anchors` (files or symbols you work on), `kinds` ["symbol"] or ["doc"]; '
+    "or raise `max_tokens` (up to 20,000)."
+)
 SYMBOL_ADVICE = "To see more: raise `max_tokens`, or ask `related` for one relation at a time."
 RELATED_ADVICE = "To see more: raise `max_tokens`, or anchor on one symbol (its frame_id) rather than a file."
 
@@ -49,17 +51,35 @@ class Tools:
         return self.provider.tokenizer.count(text, sha256(data)) or len(data)
 
     # -- answers made of frames ------------------------------------------------------
-    def get_context(self, goal: str, anchors=(), max_tokens: int = DEFAULT_MAX_TOKENS,
-                    max_frames: int = DEFAULT_MAX_FRAMES, kinds=(), as_of: str | None = None) -> render.Rendered:
+    def get_context(
+        self,
+        goal: str,
+        anchors=(),
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        max_frames: int = DEFAULT_MAX_FRAMES,
+        kinds=(),
+        as_of: str | None = None,
+    ) -> render.Rendered:
         def answer(budget: int) -> m.QueryResult:
-            return self._cgp(lambda: self.provider.query(m.ContextQuery(
-                goal=goal, query_text=goal, max_frames=max_frames, max_tokens=budget, kinds=tuple(kinds),
-                anchors=tuple(anchors), as_of=as_of)))
+            return self._cgp(
+                lambda: self.provider.query(
+                    m.ContextQuery(
+                        goal=goal,
+                        query_text=goal,
+                        max_frames=max_frames,
+                        max_tokens=budget,
+                        kinds=tuple(kinds),
+                        anchors=tuple(anchors),
+                        as_of=as_of,
+                    )
+                )
+            )
 
         return self._framed(answer, max_tokens, CONTEXT_ADVICE, empty="Nothing in the index matches this goal.")
 
-    def get_symbol(self, symbol: str, with_neighbors: bool = False,
-                   max_tokens: int = DEFAULT_MAX_TOKENS) -> render.Rendered:
+    def get_symbol(
+        self, symbol: str, with_neighbors: bool = False, max_tokens: int = DEFAULT_MAX_TOKENS
+    ) -> render.Rendered:
         found = self._cgp(lambda: self._resolved(symbol))
         shown = found[:SYMBOL_MATCHES]
         ids = frozenset(n.id for n in shown)
@@ -77,20 +97,36 @@ class Tools:
 
     def related(self, anchor: str, relation: str, max_tokens: int = DEFAULT_MAX_TOKENS) -> render.Rendered:
         seeds = self._cgp(lambda: self._resolved(anchor))
-        scored = self._cgp(lambda: self._with_index(
-            lambda index: lookup.ranked(index, seeds, lookup.related_ids(index, seeds, relation))))
-        note = " ".join(filter(None, (_naming(anchor, seeds, len(seeds)),
-                                      f"{len(scored)} node(s) are {relation} of {anchor!r}.")))
+        scored = self._cgp(
+            lambda: self._with_index(
+                lambda index: lookup.ranked(index, seeds, lookup.related_ids(index, seeds, relation))
+            )
+        )
+        note = " ".join(
+            filter(None, (_naming(anchor, seeds, len(seeds)), f"{len(scored)} node(s) are {relation} of {anchor!r}."))
+        )
 
         def answer(budget: int) -> m.QueryResult:
-            return self._cgp(lambda: self._with_index(
-                lambda index: self.provider.pack_nodes(index, scored, frozenset(s.id for s in seeds), budget,
-                                                       RELATED_FRAMES)))
+            return self._cgp(
+                lambda: self._with_index(
+                    lambda index: self.provider.pack_nodes(
+                        index, scored, frozenset(s.id for s in seeds), budget, RELATED_FRAMES
+                    )
+                )
+            )
 
         return self._framed(answer, max_tokens, RELATED_ADVICE, note)
 
-    def _framed(self, answer, max_tokens: int, advice: str, note: str = "", *, empty: str = "",
-                relations_of: frozenset[str] = frozenset()) -> render.Rendered:
+    def _framed(
+        self,
+        answer,
+        max_tokens: int,
+        advice: str,
+        note: str = "",
+        *,
+        empty: str = "",
+        relations_of: frozenset[str] = frozenset(),
+    ) -> render.Rendered:
         """The CGP answer for the budget, rendered, cut from the tail until the whole
         fits. When not even its first frame fits once rendered (its structured copy
         doubles it), the answer for half the budget is rendered instead, whose packing
@@ -101,17 +137,23 @@ class Tools:
             st = status(self.provider, languages=False)
             said = (st.progress_line(), note, "" if result.frames else empty)
             framing = render.Framing(
-                note=" ".join(filter(None, said)), advice=advice,
-                not_packed=result.dropped_estimate or 0, query_max_tokens=budget, relations_of=relations_of,
-                extra={} if st.ready else {"index": {k: st.to_json()[k] for k in ("state", "files", "parsed",
-                                                                                  "to_parse")}})
+                note=" ".join(filter(None, said)),
+                advice=advice,
+                not_packed=result.dropped_estimate or 0,
+                query_max_tokens=budget,
+                relations_of=relations_of,
+                extra={}
+                if st.ready
+                else {"index": {k: st.to_json()[k] for k in ("state", "files", "parsed", "to_parse")}},
+            )
             rendered = render.fit(result.frames, self.count, max_tokens, framing)
             if rendered.sent or not result.frames or budget // 2 < MIN_QUERY_TOKENS:
                 break
             budget //= 2
         if rendered.tokens > max_tokens:
-            raise ToolError(f"max_tokens {max_tokens} leaves no room for the answer's own footer; "
-                            f"ask for at least {MIN_TOKENS}")
+            raise ToolError(
+                f"max_tokens {max_tokens} leaves no room for the answer's own footer; ask for at least {MIN_TOKENS}"
+            )
         return rendered
 
     # -- answers about citations and the index ----------------------------------------
@@ -119,10 +161,19 @@ class Tools:
         """valid / stale (with the digest now) / gone, per citation, from disk now."""
         asked = [m.FrameId(PROVIDER_ID, c["frame_id"], c["content_digest"]) for c in citations]
         verdicts = self._cgp(lambda: self.provider.verify(asked))
-        rows = [{"frame_id": v.frame.frame_id, "content_digest": v.frame.content_digest, "status": v.status,
-                 **({"current_digest": v.replacement_digest} if v.replacement_digest else {})} for v in verdicts]
-        lines = [f"{r['status']}: {r['frame_id']}" + (f" (now {r['current_digest']})" if "current_digest" in r else "")
-                 for r in rows]
+        rows = [
+            {
+                "frame_id": v.frame.frame_id,
+                "content_digest": v.frame.content_digest,
+                "status": v.status,
+                **({"current_digest": v.replacement_digest} if v.replacement_digest else {}),
+            }
+            for v in verdicts
+        ]
+        lines = [
+            f"{r['status']}: {r['frame_id']}" + (f" (now {r['current_digest']})" if "current_digest" in r else "")
+            for r in rows
+        ]
         tally = ", ".join(f"{sum(r['status'] == s for r in rows)} {s}" for s in (m.VALID, m.STALE, m.GONE))
         text = "\n".join(lines + [f"---\n{tally}. Stale or gone frames: ask get_context or get_symbol again."])
         return self._bounded(text, {"verdicts": rows}, "too many citations at once: verify them in smaller batches")
@@ -130,9 +181,11 @@ class Tools:
     def index_status(self) -> render.Rendered:
         st = status(self.provider)
         langs = ", ".join(f"{k} {v}" for k, v in st.languages.items()) or "none yet"
-        watcher = {"events": "live (file-system events)",
-                   "rescan": "rescanning periodically (the OS refused more watches)",
-                   "starting": "starting"}.get(st.watcher, "off (--no-watch)")
+        watcher = {
+            "events": "live (file-system events)",
+            "rescan": "rescanning periodically (the OS refused more watches)",
+            "starting": "starting",
+        }.get(st.watcher, "off (--no-watch)")
         lines = [
             f"repository: {st.root or '(opening)'}",
             f"state: {st.state}" + (f" ({st.how_far()})" if st.state == "building" else ""),
@@ -157,9 +210,11 @@ class Tools:
     def _resolved(self, text: str):
         found = self._with_index(lambda index: lookup.resolve(index, text))
         if not found:
-            raise ToolError(f"nothing in the index is named {text!r}. Give a symbol name (RetryPolicy, "
-                            "config.load_config), a frame_id (src/config.py#RetryPolicy), a repository path or "
-                            "a file:// uri; get_context finds code by description.")
+            raise ToolError(
+                f"nothing in the index is named {text!r}. Give a symbol name (RetryPolicy, "
+                "config.load_config), a frame_id (src/config.py#RetryPolicy), a repository path or "
+                "a file:// uri; get_context finds code by description."
+            )
         return found
 
     def _with_index(self, fn):
@@ -182,5 +237,7 @@ def _naming(text: str, found, shown: int) -> str:
         return ""
     names = ", ".join(n.id for n in found[:shown])
     more = f" and {len(found) - shown} more" if len(found) > shown else ""
-    return (f"{text!r} names {len(found)} symbols ({names}{more}); this answer covers "
-            f"{'all of them' if shown == len(found) else f'the first {shown}'}: pass a frame_id to pick one.")
+    return (
+        f"{text!r} names {len(found)} symbols ({names}{more}); this answer covers "
+        f"{'all of them' if shown == len(found) else f'the first {shown}'}: pass a frame_id to pick one."
+    )

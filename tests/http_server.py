@@ -26,12 +26,17 @@ class HttpServer:
     def __init__(self, repo: Path, home: Path, cache: Path, args=(), env: dict | None = None, http: str = "0"):
         self.proc = subprocess.Popen(
             provider_command(repo) + ["--http", http, "--cache-dir", str(cache), *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=host_env(home, env), cwd=str(REPO_ROOT),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=host_env(home, env),
+            cwd=str(REPO_ROOT),
         )
         self._stdout, self._stderr = bytearray(), bytearray()
-        self._drains = [threading.Thread(target=_drain, args=(pipe, into), daemon=True)
-                        for pipe, into in ((self.proc.stdout, self._stdout), (self.proc.stderr, self._stderr))]
+        self._drains = [
+            threading.Thread(target=_drain, args=(pipe, into), daemon=True)
+            for pipe, into in ((self.proc.stdout, self._stdout), (self.proc.stderr, self._stderr))
+        ]
         for t in self._drains:
             t.start()
         self.url = self.state_path = self.token = None
@@ -97,9 +102,18 @@ def read_response(sock: socket.socket, method: str = "POST") -> Response:
     return Response(resp.status, {k.lower(): v for k, v in resp.getheaders()}, names, body)
 
 
-def raw_request(port: int, method: str = "POST", target: str = "/cgp", body: bytes = b"", headers=(),
-                *, host: str | None = "default", content_type: str | None = "application/json",
-                version: str = "HTTP/1.1", close: bool = True) -> bytes:
+def raw_request(
+    port: int,
+    method: str = "POST",
+    target: str = "/cgp",
+    body: bytes = b"",
+    headers=(),
+    *,
+    host: str | None = "default",
+    content_type: str | None = "application/json",
+    version: str = "HTTP/1.1",
+    close: bool = True,
+) -> bytes:
     """The bytes of one request, as written: every header is the caller's to choose."""
     lines = [f"{method} {target} {version}"]
     if host is not None:

@@ -30,13 +30,13 @@ FILES = {
             """The tax rate an invoice is charged at."""
             return invoice.rate
         ''',
-    "app/main.py": '''\
+    "app/main.py": """\
         from app.settings import load_settings
 
 
         def main():
             return load_settings("app.toml")
-        ''',
+        """,
 }
 QUESTION = "round the invoice tax"
 
@@ -82,11 +82,14 @@ def test_g4_one_anchored_frame_is_sent_though_every_one_matches_less_than_the_re
     """Docs only, anchored on a file that only the README's "Settings" section names: that
     section is the one anchored frame, and the question matches another doc better. A
     neighbour that weak is held back, but G4 wants one anchored frame when one exists."""
-    repo = make_repo(tmp_path / "repo", {
-        "src/settings.py": "value = 1\n",
-        "README.md": "# Project\n\nA small project.\n\n## Settings\n\nThe value lives in `src/settings.py`.\n",
-        "docs/billing.md": "# Invoice tax\n\nRound the invoice tax to whole cents, half up, before the total.\n",
-    })
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "src/settings.py": "value = 1\n",
+            "README.md": "# Project\n\nA small project.\n\n## Settings\n\nThe value lives in `src/settings.py`.\n",
+            "docs/billing.md": "# Invoice tax\n\nRound the invoice tax to whole cents, half up, before the total.\n",
+        },
+    )
     p = provider_factory(repo)
     p.handshake()
     anchor = (repo / "src" / "settings.py").as_uri()

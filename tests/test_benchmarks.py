@@ -27,7 +27,10 @@ def test_index_speed_selects_files_by_language(tmp_path):
     walked, with_lang = index_speed.select_files(_corpus(tmp_path), Registry())
     assert len(walked) == 4
     assert sorted((rel, lang) for rel, lang, _ in with_lang) == [
-        ("pkg/a.py", "python"), ("pkg/broken.py", "python"), ("tool", "python")]
+        ("pkg/a.py", "python"),
+        ("pkg/broken.py", "python"),
+        ("tool", "python"),
+    ]
 
 
 def test_freshness_python_files(tmp_path):
@@ -58,10 +61,12 @@ def _history(repo: Path) -> Path:
     git("init", "-q")
     git("config", "user.email", "dev@example.com")
     git("config", "user.name", "Dev")
-    steps = [({"a.py": "def retry():\n    return 1\n", "b.py": "def cache():\n    return 1\n"}, "Start the service"),
-             ({"a.py": "def retry(timeout):\n    return timeout\n"}, "Make the retry helper handle timeouts properly"),
-             ({"b.py": "def cache(ttl):\n    return ttl\n"}, "Make the cache helper expire entries on time"),
-             ({"a.py": "def retry(timeout, jitter):\n    return timeout + jitter\n"}, "Teach the retry helper about jitter")]
+    steps = [
+        ({"a.py": "def retry():\n    return 1\n", "b.py": "def cache():\n    return 1\n"}, "Start the service"),
+        ({"a.py": "def retry(timeout):\n    return timeout\n"}, "Make the retry helper handle timeouts properly"),
+        ({"b.py": "def cache(ttl):\n    return ttl\n"}, "Make the cache helper expire entries on time"),
+        ({"a.py": "def retry(timeout, jitter):\n    return timeout + jitter\n"}, "Teach the retry helper about jitter"),
+    ]
     for files, message in steps:
         for name, text in files.items():
             (repo / name).write_text(text)
@@ -84,8 +89,22 @@ def test_quality_skips_a_case_git_cannot_check_out_and_says_so(tmp_path):
     blob = git("rev-parse", "HEAD~1:b.py").strip()  # b.py as the third commit left it: the last case's parent
     (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
     out = tmp_path / "q.json"
-    proc = subprocess.run([sys.executable, str(Path(quality.__file__)), str(repo), "--systems", "repo-graph",
-                           "--tmp", str(tmp_path), "--save", str(out)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(Path(quality.__file__)),
+            str(repo),
+            "--systems",
+            "repo-graph",
+            "--tmp",
+            str(tmp_path),
+            "--save",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(out.read_text())["repositories"][0]
     assert [f["sha"] for f in report["checkout_failures"]] == [git("rev-parse", "HEAD").strip()]
@@ -95,13 +114,21 @@ def test_quality_skips_a_case_git_cannot_check_out_and_says_so(tmp_path):
 def test_headroom_finds_the_signal_the_ranking_missed():
     """Gold files ranked below others, but the only ones the BM25F match prefers: a
     model fitted on another repository's cases puts them first."""
+
     def case(repo, shift):
         rows = []
         for rank in range(1, 9):
             gold = rank in (3 + shift, 4 + shift)
-            rows.append({s: 0.0 for s in headroom.SIGNALS} | {
-                "path": f"f{rank}.py", "gold": gold, "score": 1 - rank / 10, "log_rank": rank ** 0.5,
-                "lexical": 0.9 if gold else 0.1 * (rank % 3)})
+            rows.append(
+                {s: 0.0 for s in headroom.SIGNALS}
+                | {
+                    "path": f"f{rank}.py",
+                    "gold": gold,
+                    "score": 1 - rank / 10,
+                    "log_rank": rank**0.5,
+                    "lexical": 0.9 if gold else 0.1 * (rank % 3),
+                }
+            )
         return {"repo": repo, "task": "anchored", "n_gold": 2, "rows": rows}
 
     model = headroom.fit([case("a", 0), case("a", 1)])
@@ -116,8 +143,9 @@ def test_headroom_runs_over_real_history(tmp_path):
     import subprocess
 
     repos = [_history(tmp_path / "one"), _history(tmp_path / "two")]
-    proc = subprocess.run([sys.executable, str(Path(headroom.__file__)), *map(str, repos)],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(Path(headroom.__file__)), *map(str, repos)], capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| unanchored |")]
     assert [r.split("|")[2].strip() for r in rows] == ["one", "two", "mean of 2"]

@@ -60,8 +60,19 @@ def _contents(reply: dict) -> str:
 def test_boundary_anchors_outside_the_repository_name_nothing(tmp_path, provider_factory, home):
     out, repo = _outside_and_repo(tmp_path)
     p = provider_factory(repo)
-    anchors = ["../out/s.py", "../out/s.py#leak_marker_fn", str(out / "s.py"), (out / "s.py").as_uri(),
-               "..", "../", "../out", "a.py/../../out/s.py", "./../out/s.py", str(tmp_path), tmp_path.as_uri()]
+    anchors = [
+        "../out/s.py",
+        "../out/s.py#leak_marker_fn",
+        str(out / "s.py"),
+        (out / "s.py").as_uri(),
+        "..",
+        "../",
+        "../out",
+        "a.py/../../out/s.py",
+        "./../out/s.py",
+        str(tmp_path),
+        tmp_path.as_uri(),
+    ]
     for anchor in anchors:
         reply = p.query(goal="leak_marker_fn parent_marker_fn", anchors=[anchor], max_frames=5, max_tokens=999)
         assert "outside" not in _contents(reply) and "parent_marker_fn" not in _contents(reply), anchor
@@ -75,13 +86,27 @@ def test_boundary_a_directory_symlink_to_outside_is_not_followed(tmp_path, provi
     out, repo = _outside_and_repo(tmp_path)
     (repo / "ext").symlink_to(out, target_is_directory=True)
     p = provider_factory(repo)
-    for anchor in ["ext/s.py", "ext", str(repo / "ext" / "s.py"), (repo / "ext" / "s.py").as_uri(),
-                   (repo / "ext" / "s.py").as_uri() + "#leak_marker_fn", "ext/s.py#leak_marker_fn"]:
+    for anchor in [
+        "ext/s.py",
+        "ext",
+        str(repo / "ext" / "s.py"),
+        (repo / "ext" / "s.py").as_uri(),
+        (repo / "ext" / "s.py").as_uri() + "#leak_marker_fn",
+        "ext/s.py#leak_marker_fn",
+    ]:
         reply = p.query(goal="leak_marker_fn", anchors=[anchor], max_frames=5, max_tokens=999)
         assert "outside" not in _contents(reply), anchor
     digest = "sha256:" + hashlib.sha256(LEAK.encode()).hexdigest()
-    verdict = p.ask({"type": "verify", "request": {"frames": [
-        {"provider_id": "repo-graph", "frame_id": "ext/s.py#leak_marker_fn", "content_digest": digest}]}})
+    verdict = p.ask(
+        {
+            "type": "verify",
+            "request": {
+                "frames": [
+                    {"provider_id": "repo-graph", "frame_id": "ext/s.py#leak_marker_fn", "content_digest": digest}
+                ]
+            },
+        }
+    )
     assert verdict["response"]["verdicts"][0]["status"] == "gone"
     assert p.close() == 0
     assert _indexed_paths(home) == {"a.py"}
@@ -92,10 +117,24 @@ def test_boundary_verify_of_a_file_outside_is_gone_and_leaves_no_trace_in_the_ca
     p = provider_factory(repo)
     p.query(goal="f")  # the index exists
     file_digest = hashlib.sha256(LEAK.encode()).hexdigest()
-    ids = ["../out/s.py#leak_marker_fn", "../out/s.py", "../../../etc/shadow#x", "/etc/passwd#root",
-           str(out / "s.py") + "#leak_marker_fn", "a.py/../../out/s.py#x"]
-    reply = p.ask({"type": "verify", "request": {"frames": [
-        {"provider_id": "repo-graph", "frame_id": i, "content_digest": "sha256:" + file_digest} for i in ids]}})
+    ids = [
+        "../out/s.py#leak_marker_fn",
+        "../out/s.py",
+        "../../../etc/shadow#x",
+        "/etc/passwd#root",
+        str(out / "s.py") + "#leak_marker_fn",
+        "a.py/../../out/s.py#x",
+    ]
+    reply = p.ask(
+        {
+            "type": "verify",
+            "request": {
+                "frames": [
+                    {"provider_id": "repo-graph", "frame_id": i, "content_digest": "sha256:" + file_digest} for i in ids
+                ]
+            },
+        }
+    )
     assert [v["status"] for v in reply["response"]["verdicts"]] == ["gone"] * len(ids)
     assert p.close() == 0
     # No digest oracle: neither the file's sha256 nor its path is written anywhere in the cache.
@@ -118,9 +157,17 @@ def test_boundary_an_ignored_directory_is_not_served_through_a_symlink_to_it(tmp
     for anchors in (["s2/key.py"], ["s2"], ["secrets/key.py"], ["secrets"], [(repo / "s2" / "key.py").as_uri()], []):
         reply = p.query(goal="secret_token_fn hunter2", anchors=anchors, max_frames=5, max_tokens=999)
         assert "hunter2" not in _contents(reply), anchors
-    reply = p.ask({"type": "verify", "request": {"frames": [
-        {"provider_id": "repo-graph", "frame_id": fid, "content_digest": "sha256:" + "0" * 64}
-        for fid in ("s2/key.py#secret_token_fn", "secrets/key.py#secret_token_fn")]}})
+    reply = p.ask(
+        {
+            "type": "verify",
+            "request": {
+                "frames": [
+                    {"provider_id": "repo-graph", "frame_id": fid, "content_digest": "sha256:" + "0" * 64}
+                    for fid in ("s2/key.py#secret_token_fn", "secrets/key.py#secret_token_fn")
+                ]
+            },
+        }
+    )
     assert [v["status"] for v in reply["response"]["verdicts"]] == ["gone", "gone"]
 
 
@@ -149,7 +196,8 @@ def test_boundary_cache_is_private_and_an_existing_one_is_made_private(tmp_path,
     assert stat.S_IMODE(cache.stat().st_mode) == 0o700
     files = _cache_files(home)
     assert files and all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files), [
-        (f.name, oct(f.stat().st_mode)) for f in files]
+        (f.name, oct(f.stat().st_mode)) for f in files
+    ]
     for f in files:
         f.chmod(0o644)
     p = provider_factory(repo)
@@ -201,8 +249,14 @@ def test_boundary_reads_refuse_a_fifo_without_blocking(tmp_path):
 
 @pytest.mark.parametrize("root", ["/", "/proc", "/proc/self", "/sys", "/dev"])
 def test_boundary_index_refuses_the_file_system_root_and_kernel_trees(root, home):
-    done = subprocess.run([sys.executable, "-m", "repo_graph", "index", root], capture_output=True, text=True,
-                          env=host_env(home), cwd=str(REPO_ROOT), timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "repo_graph", "index", root],
+        capture_output=True,
+        text=True,
+        env=host_env(home),
+        cwd=str(REPO_ROOT),
+        timeout=120,
+    )
     assert done.returncode == 1
     assert "refusing to index" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -242,8 +296,20 @@ def test_boundary_every_utf8_file_name_round_trips_through_id_uri_anchor_and_ver
         for anchor in (frame["uri"], frame["id"], name, str(repo / name)):
             anchored = p.query(goal="unrelated words", anchors=[anchor], max_frames=2, max_tokens=2000)
             assert anchored["result"]["frames"][0]["id"].startswith(name), (name, anchor)
-        verdict = p.ask({"type": "verify", "request": {"frames": [
-            {"provider_id": "repo-graph", "frame_id": frame["id"], "content_digest": frame["content_digest"]}]}})
+        verdict = p.ask(
+            {
+                "type": "verify",
+                "request": {
+                    "frames": [
+                        {
+                            "provider_id": "repo-graph",
+                            "frame_id": frame["id"],
+                            "content_digest": frame["content_digest"],
+                        }
+                    ]
+                },
+            }
+        )
         assert verdict["response"]["verdicts"][0]["status"] == "valid", name
 
 
@@ -253,8 +319,14 @@ def test_boundary_a_file_name_that_is_not_utf8_is_skipped_with_one_warning(tmp_p
     for i in range(7):
         (repo / f"m{i}.py").write_text(f"def fn_{i}():\n    return {i}\n")
     os.close(os.open(os.path.join(os.fsencode(repo), b"a\xff.py"), os.O_CREAT | os.O_WRONLY, 0o644))
-    done = subprocess.run([sys.executable, "-m", "repo_graph", "index", "--json", str(repo)], capture_output=True,
-                          text=True, env=host_env(home), cwd=str(REPO_ROOT), timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "repo_graph", "index", "--json", str(repo)],
+        capture_output=True,
+        text=True,
+        env=host_env(home),
+        cwd=str(REPO_ROOT),
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     warnings = [line for line in done.stderr.splitlines() if "not UTF-8" in line]

@@ -15,23 +15,26 @@ from .conftest import make_repo
 # or two real tokens each), a README section in Chinese with emoji (four bytes, two or
 # three tokens), and a table of hex digests (a token every two or three characters).
 WIDE_FILES = {
-    **{f"src/retry_{i}.py": f'''\
+    **{
+        f"src/retry_{i}.py": f'''\
         def retry_backoff_{i}(attempt):
             """重试退避策略{i}：根据尝试次数计算等待时间，每次加倍，直到达到上限为止。
             東京都渋谷区の設定ファイルを読み込み、再試行の間隔を決めます。"""
             return attempt * {i + 2}
-        ''' for i in range(6)},
+        '''
+        for i in range(6)
+    },
     "README.md": """\
         # Retry backoff
 
         重试退避 🚀🔥✨ 每次失败后等待更久，🧪 测试覆盖所有策略。再试一次 🙏 直到成功为止。
         """,
-    "src/digests.py": '''\
+    "src/digests.py": """\
         RETRY_BACKOFF_DIGESTS = {
             "a3f9c2e17b": "9f0d3b7c2a41e6f8d5b0c9a7e3f1d2b4c6a8e0f2d4b6c8a0e2f4d6b8c0a2e4f6",
             "b7e4d1a9c3": "1e3c5a7b9d2f4e6a8c0b2d4f6e8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a",
         }
-        ''',
+        """,
 }
 
 

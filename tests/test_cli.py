@@ -10,8 +10,15 @@ from .conftest import REPO_ROOT, host_env
 
 
 def run(args, home, cwd=None, **kw):
-    return subprocess.run([sys.executable, "-m", "repo_graph", *args], capture_output=True, text=True,
-                          env=host_env(home), cwd=cwd or REPO_ROOT, timeout=300, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "repo_graph", *args],
+        capture_output=True,
+        text=True,
+        env=host_env(home),
+        cwd=cwd or REPO_ROOT,
+        timeout=300,
+        **kw,
+    )
 
 
 def test_version_and_help(home):
@@ -139,11 +146,23 @@ def test_max_file_bytes_moves_the_size_cap(repo, home, tmp_path):
     data = json.loads(run(["index", str(repo), "--json"], home).stdout)
     assert (data["files"], data["too_large"]) == (6, 1)  # 1 MiB: medium.py in, over.py out
     capped = tmp_path / "capped"
-    data = json.loads(run(["index", str(repo), "--json", "--max-file-bytes", "2000", "--cache-dir", str(capped)],
-                          home).stdout)
+    data = json.loads(
+        run(["index", str(repo), "--json", "--max-file-bytes", "2000", "--cache-dir", str(capped)], home).stdout
+    )
     assert data["too_large"] == 2 and data["files"] == 5  # medium.py over 2,000 bytes too
-    out = run(["query", str(repo), "capped function medium", "--json", "--max-file-bytes", "2000",
-               "--cache-dir", str(capped)], home)
+    out = run(
+        [
+            "query",
+            str(repo),
+            "capped function medium",
+            "--json",
+            "--max-file-bytes",
+            "2000",
+            "--cache-dir",
+            str(capped),
+        ],
+        home,
+    )
     assert "src/medium.py" not in out.stdout
     out = run(["query", str(repo), "capped function medium", "--json"], home)
     assert "src/medium.py#capped_function_medium" in out.stdout
@@ -158,8 +177,11 @@ def test_stats_prints_seconds_per_phase_and_counts_per_language_node_kind_and_ed
     n = 600
     files = {"pkg/__init__.py": ""}
     for i in range(n):
-        call = f"from pkg.m{i - 1} import step_{i - 1}\n\n\ndef step_{i}():\n    return step_{i - 1}()\n" if i \
+        call = (
+            f"from pkg.m{i - 1} import step_{i - 1}\n\n\ndef step_{i}():\n    return step_{i - 1}()\n"
+            if i
             else "def step_0():\n    return 0\n"
+        )
         files[f"pkg/m{i}.py"] = call
     files.update({f"docs/page{i}.md": f"# Page {i}\n\nAbout `step_{i}`.\n" for i in range(5)})
     repo = make_repo(tmp_path / "repo", files)
@@ -167,8 +189,13 @@ def test_stats_prints_seconds_per_phase_and_counts_per_language_node_kind_and_ed
     assert out.returncode == 0, out.stderr
     phases = next(line for line in out.stdout.splitlines() if line.strip().startswith("phases"))
     named = [part.split()[0] for part in phases.split(None, 1)[1].split(", ")]
-    assert [p for p in named if p in {"walk", "parse", "resolve", "prior", "indexes"}] == \
-        ["walk", "parse", "resolve", "prior", "indexes"], phases
+    assert [p for p in named if p in {"walk", "parse", "resolve", "prior", "indexes"}] == [
+        "walk",
+        "parse",
+        "resolve",
+        "prior",
+        "indexes",
+    ], phases
     assert all(part.endswith(" s") for part in phases.split(None, 1)[1].split(", "))
 
     data = json.loads(run(["index", str(repo), "--json", "--stats"], home).stdout)
@@ -178,8 +205,9 @@ def test_stats_prints_seconds_per_phase_and_counts_per_language_node_kind_and_ed
     assert stats["nodes_by_kind"]["file"] == n + 1 + 5
     assert stats["edges_by_kind"]["code.calls"] == n - 1
     assert stats["edges_by_kind"]["code.imports"] == n - 1
-    assert stats["symbols_by_language"]["python"] == sum(v for k, v in stats["nodes_by_kind"].items()
-                                                         if k.startswith("symbol:"))
+    assert stats["symbols_by_language"]["python"] == sum(
+        v for k, v in stats["nodes_by_kind"].items() if k.startswith("symbol:")
+    )
     for title, table in stats.items():  # the text shows the same tables
         assert f"{title.replace('_', ' ')}:" in out.stdout
         for key, count in table.items():
@@ -192,8 +220,14 @@ def test_the_cache_follows_xdg_cache_home_unless_told_otherwise(repo, tmp_path):
     xdg = tmp_path / "xdg"
 
     def index(env):
-        out = subprocess.run([sys.executable, "-m", "repo_graph", "index", str(repo), "--json"], capture_output=True,
-                             text=True, env=host_env(home, env), cwd=REPO_ROOT, timeout=300)
+        out = subprocess.run(
+            [sys.executable, "-m", "repo_graph", "index", str(repo), "--json"],
+            capture_output=True,
+            text=True,
+            env=host_env(home, env),
+            cwd=REPO_ROOT,
+            timeout=300,
+        )
         assert out.returncode == 0, out.stderr
         return json.loads(out.stdout)["database"]
 

@@ -22,8 +22,10 @@ RUN_SH = SHARED / "cgp-conformance" / "run.sh"
 def _the_suite_is_there():
     if RUN_SH.exists():
         return
-    reason = (f"the protocol's conformance suite is not at {RUN_SH}: this checkout needs the protocol's "
-              "`shared` folder beside it (../shared)")
+    reason = (
+        f"the protocol's conformance suite is not at {RUN_SH}: this checkout needs the protocol's "
+        "`shared` folder beside it (../shared)"
+    )
     if os.environ.get("CI") == "true":
         pytest.fail(reason + "; under CI=true that is a failure, not a skip")
     pytest.skip(reason)
@@ -74,9 +76,25 @@ def test_without_shared_the_suite_is_skipped_with_the_reason_but_fails_under_ci(
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
     if ci:
         env["CI"] = ci
-    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rsf", "-p", "no:cacheprovider",
-                          "tests/test_conformance_suite.py", "-m", "conformance"],
-                         cwd=checkout, env=env, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-rsf",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_conformance_suite.py",
+            "-m",
+            "conformance",
+        ],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert "conformance suite is not at" in out.stdout and "../shared" in out.stdout, out.stdout[-2000:]
     if ci:
         assert out.returncode == 1 and "2 failed" in out.stdout, out.stdout[-2000:]

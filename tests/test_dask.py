@@ -31,8 +31,10 @@ def test_dask_executor_builds_the_same_index_as_the_default(tmp_path):
     default = RepoIndex(repo, cache_dir=tmp_path / "default", jobs=2)
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
         default.refresh(executor=pool)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         dasked = RepoIndex(repo, cache_dir=tmp_path / "dask")
         summary = dasked.refresh(executor=client.get_executor())
     assert summary.parsed == 301
@@ -55,11 +57,29 @@ def test_index_dask_flag_parses_on_the_cluster_it_names(tmp_path):
     from .conftest import REPO_ROOT, host_env
 
     repo = generated_repo(tmp_path / "repo", 60)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        out = subprocess.run([sys.executable, "-m", "repo_graph", "index", str(repo), "--dask", cluster.scheduler_address,
-                              "--json", "--cache-dir", str(tmp_path / "dask")],
-                             capture_output=True, text=True, env=host_env(tmp_path), cwd=REPO_ROOT, timeout=300)
+    with (
+        distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "repo_graph",
+                "index",
+                str(repo),
+                "--dask",
+                cluster.scheduler_address,
+                "--json",
+                "--cache-dir",
+                str(tmp_path / "dask"),
+            ],
+            capture_output=True,
+            text=True,
+            env=host_env(tmp_path),
+            cwd=REPO_ROOT,
+            timeout=300,
+        )
         assert out.returncode == 0, out.stderr
         ran = client.run_on_scheduler(_tasks_by_prefix)
     assert ran.get("parse_task", 0) >= 1, f"no parse task ran on the cluster: {ran}"

@@ -17,8 +17,11 @@ ENTRIES = set(re.findall(r"^### ([a-z0-9-]+)$", DECISIONS, re.MULTILINE))
 
 
 def _entry_of_each_line(path: Path) -> dict[int, str]:
-    return {n: m.group(1) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-            if (m := re.search(r"\[([a-z0-9-]+)\]", line))}
+    return {
+        n: m.group(1)
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if (m := re.search(r"\[([a-z0-9-]+)\]", line))
+    }
 
 
 def test_every_weight_names_an_entry_that_gives_its_value():
@@ -35,8 +38,9 @@ def test_every_weight_names_an_entry_that_gives_its_value():
         assert f"`{name}`" in section, f"{name}: its entry [{entry}] does not name it"
         value = getattr(DEFAULT, name)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            assert re.search(rf"`{name}` = {value:,}|`{name}` = {value}\b", section.replace("_000", ",000")), \
+            assert re.search(rf"`{name}` = {value:,}|`{name}` = {value}\b", section.replace("_000", ",000")), (
                 f"{name}: its entry [{entry}] does not give its value {value}"
+            )
 
 
 def test_every_indexing_rule_names_an_entry_with_its_current_version():
@@ -44,5 +48,6 @@ def test_every_indexing_rule_names_an_entry_with_its_current_version():
         entry = f"rules-{name}"
         assert entry in ENTRIES
         section = DECISIONS.split(f"### {entry}\n", 1)[1].split("\n### ", 1)[0]
-        assert re.search(rf"^- {re.escape(rule.version)} \(", section, re.MULTILINE), \
+        assert re.search(rf"^- {re.escape(rule.version)} \(", section, re.MULTILINE), (
             f"{entry}: no line for version {rule.version}"
+        )

@@ -32,7 +32,7 @@ def test_f5_a_frames_file_edited_since_the_index_is_read_again_before_it_is_sent
     """Lines inserted above a method move it: a frame cut by the old line range would
     send the wrong lines, honestly digested."""
     config = repo / "src" / "config.py"
-    moved = config.read_text().replace('DEFAULT_TIMEOUT = 30\n', 'DEFAULT_TIMEOUT = 30\nRETRIES = 5\nJITTER = 2\n')
+    moved = config.read_text().replace("DEFAULT_TIMEOUT = 30\n", "DEFAULT_TIMEOUT = 30\nRETRIES = 5\nJITTER = 2\n")
     config.write_text(moved.replace("2 ** attempt", "3 ** attempt"))
     frames = {f["id"]: f for f in frames_of(unwatched.query(goal="delay attempt", max_frames=10))}
     delay = frames["src/config.py#RetryPolicy.delay"]

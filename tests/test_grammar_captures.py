@@ -31,4 +31,6 @@ def test_every_capture_of_every_query_is_one_extract_understands(name):
 
 def test_the_lint_names_a_misspelt_capture():
     assert unknown_captures(["name", "definiton.function", "reference.cal", "_helper", "definition.class"]) == [
-        "definiton.function", "reference.cal"]
+        "definiton.function",
+        "reference.cal",
+    ]

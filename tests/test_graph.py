@@ -16,24 +16,24 @@ from .conftest import make_repo
 MIXED = {
     "pkg/__init__.py": "",
     "pkg/a.py": "from .b import helper\nimport pkg.c\n\ndef run():\n    return helper() + pkg.c.other()\n",
-    "pkg/b.py": "def helper():\n    \"\"\"Help.\"\"\"\n    return 1\n",
+    "pkg/b.py": 'def helper():\n    """Help."""\n    return 1\n',
     "pkg/c.py": "def other():\n    return 2\n",
-    "web/app.ts": "import { format } from \"./util\";\nimport lib from \"./lib\";\nexport function main(): string {\n  return format(lib);\n}\n",
+    "web/app.ts": 'import { format } from "./util";\nimport lib from "./lib";\nexport function main(): string {\n  return format(lib);\n}\n',
     "web/util.ts": "export function format(x: string): string {\n  return x;\n}\n",
-    "web/lib/index.ts": "export default \"lib\";\n",
-    "web/esm.ts": "import { format } from \"./util.js\";\nexport const shown = format(\"x\");\n",
-    "csrc/main.c": "#include \"sub/util.h\"\n#include \"common.h\"\nint main(void) { return util_add(1, 2); }\n",
+    "web/lib/index.ts": 'export default "lib";\n',
+    "web/esm.ts": 'import { format } from "./util.js";\nexport const shown = format("x");\n',
+    "csrc/main.c": '#include "sub/util.h"\n#include "common.h"\nint main(void) { return util_add(1, 2); }\n',
     "csrc/sub/util.h": "int util_add(int a, int b);\n",
-    "csrc/sub/util.c": "#include \"util.h\"\nint util_add(int a, int b) { return a + b; }\n",
+    "csrc/sub/util.c": '#include "util.h"\nint util_add(int a, int b) { return a + b; }\n',
     "include/common.h": "#define COMMON 1\n",
-    "go/cmd/main.go": "package main\n\nimport \"example.com/proj/go/pkg/store\"\n\nfunc main() { store.Open() }\n",
+    "go/cmd/main.go": 'package main\n\nimport "example.com/proj/go/pkg/store"\n\nfunc main() { store.Open() }\n',
     "go/pkg/store/store.go": "package store\n\n// Open opens the store.\nfunc Open() {}\n",
     "rs/src/lib.rs": "mod net;\nuse crate::util::helper;\nuse crate::{net::connect, codec::{self, Codec}};\n"
-                     "use rs_core::{wire::Frame, Config};\n\npub fn start() { helper(); }\n",
+    "use rs_core::{wire::Frame, Config};\n\npub fn start() { helper(); }\n",
     "rs/src/net.rs": "pub fn connect() {}\n",
     "rs/src/util.rs": "pub fn helper() {}\n",
     "rs/src/codec.rs": "pub struct Codec;\n",
-    "crates/core/Cargo.toml": "[package]\nname = \"rs-core\"\nversion = \"0.1.0\"\n",
+    "crates/core/Cargo.toml": '[package]\nname = "rs-core"\nversion = "0.1.0"\n',
     "crates/core/src/lib.rs": "pub mod wire;\n",
     "crates/core/src/wire.rs": "pub struct Frame;\n",
     "java/com/acme/App.java": "package com.acme;\nimport com.acme.store.Store;\nclass App { void run() { new Store(); } }\n",
@@ -41,26 +41,26 @@ MIXED = {
     "rb/main.rb": "require_relative 'helper'\nhelp_me\n",
     "rb/helper.rb": "def help_me\n  1\nend\n",
     "scala/com/acme/Main.scala": "package com.acme\nimport com.acme.store.Shelf\n"
-                                 "object Main { def run(): Unit = Shelf.open() }\n",
+    "object Main { def run(): Unit = Shelf.open() }\n",
     "scala/com/acme/store/Shelf.scala": "package com.acme.store\nobject Shelf { def open(): Unit = () }\n",
     "scala/com/acme/Cart.scala": "package com.acme\nimport com.acme.store.{Shelf}\n"
-                                 "object Cart { def fill(): Unit = Shelf.open() }\n",
+    "object Cart { def fill(): Unit = Shelf.open() }\n",
     "java/com/acme/Wild.java": "package com.acme;\nimport com.acme.store.*;\nclass Wild { void go() { new Store(); } }\n",
     "ml/main.ml": "open Util\nlet main () = hail ()\n",
-    "ml/util.ml": "(** Says hello. *)\nlet hail () = print_endline \"hi\"\n",
+    "ml/util.ml": '(** Says hello. *)\nlet hail () = print_endline "hi"\n',
     "dart/lib/main.dart": "import 'util.dart';\nvoid main() {\n  shout();\n}\n",
     "dart/lib/util.dart": "void shout() {}\n",
     "dart/lib/dart.dart": "export 'util.dart';\n",
     "dart/test/util_test.dart": "import 'package:dart/dart.dart';\nimport 'package:dart/util.dart' show shout;\n"
-                                "import 'package:test/test.dart';\nimport 'dart:async';\nvoid main() {\n  shout();\n}\n",
-    "zig/main.zig": "const util = @import(\"util.zig\");\npub fn main() void {\n    util.greet();\n}\n",
+    "import 'package:test/test.dart';\nimport 'dart:async';\nvoid main() {\n  shout();\n}\n",
+    "zig/main.zig": 'const util = @import("util.zig");\npub fn main() void {\n    util.greet();\n}\n',
     "zig/util.zig": "pub fn greet() void {}\n",
     "swift/Sources/App/main.swift": "func start() {\n    salute()\n}\n",
     "swift/Sources/App/Greeter.swift": "func salute() {}\n",
     "ex/lib/app.ex": "defmodule App do\n  alias App.Greeter\n  def run, do: Greeter.welcome()\nend\n",
     "ex/lib/app/greeter.ex": "defmodule App.Greeter do\n  def welcome, do: :ok\nend\n",
     "ex/lib/app/router.ex": "defmodule App.Router do\n  alias App.Router.{Route, Scope}\n"
-                            "  def build, do: Route.new(Scope.root())\nend\n",
+    "  def build, do: Route.new(Scope.root())\nend\n",
     "ex/lib/app/router/route.ex": "defmodule App.Router.Route do\n  def new(scope), do: scope\nend\n",
     "ex/lib/app/router/scope.ex": "defmodule App.Router.Scope do\n  def root, do: :root\nend\n",
     "docs/guide.md": "# Guide\n\nCall `helper` from [the app](../pkg/a.py). See `Store`.\n",
@@ -102,6 +102,7 @@ def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
     edges = index.store.all_edges()
     assert summary.edges == index.store.counts()["edges"] == len(edges)
     assert {r for _, _, r in edges} >= {"code.defines", "repo-graph:contains", "code.imports", "code.calls"}
+
 
 @pytest.mark.parametrize(
     "src,dst",
@@ -149,7 +150,7 @@ def test_a_jvm_test_sees_its_package_in_the_main_source_set(tmp_path):
     files = {
         "shop/src/main/java/com/acme/Shelf.java": "package com.acme;\npublic class Shelf { public void stock() {} }\n",
         "shop/src/test/java/com/acme/ShelfTest.java": "package com.acme;\n"
-                                                        "class ShelfTest { void check(Shelf s) { s.stock(); } }\n",
+        "class ShelfTest { void check(Shelf s) { s.stock(); } }\n",
     }
     for i in range(4):
         files[f"shop/src/main/java/com/other/O{i}.java"] = f"package com.other;\nclass O{i} {{ void stock() {{}} }}\n"
@@ -164,10 +165,14 @@ def test_a_name_defined_all_over_what_a_file_sees_is_not_guessed(tmp_path):
     """Four classes of one package define `close`: a bare `close()` in the fifth could
     mean any of them, so it links to none rather than to the first three by path.
     `open`, defined in one of them, still resolves."""
-    files = {f"src/main/java/com/acme/C{i}.java": f"package com.acme;\nclass C{i} {{ void close() {{}} }}\n"
-             for i in range(4)}
+    files = {
+        f"src/main/java/com/acme/C{i}.java": f"package com.acme;\nclass C{i} {{ void close() {{}} }}\n"
+        for i in range(4)
+    }
     files["src/main/java/com/acme/C0.java"] = "package com.acme;\nclass C0 { void close() {} void open() {} }\n"
-    files["src/test/java/com/acme/UserTest.java"] = "package com.acme;\nclass UserTest { void use() { close(); open(); } }\n"
+    files["src/test/java/com/acme/UserTest.java"] = (
+        "package com.acme;\nclass UserTest { void use() { close(); open(); } }\n"
+    )
     index = indexed(tmp_path, files)
     calls = {dst for src, dst in links(index, "code.calls") if src.startswith("src/test/")}
     assert calls == {"src/main/java/com/acme/C0.java#C0.open"}
@@ -201,11 +206,11 @@ def test_an_elixir_module_named_in_code_resolves_to_its_defmodule(tmp_path):
         "lib/app/server.ex": "defmodule App.Server do\n  def broadcast(msg), do: msg\nend\n",
         "lib/app/codec.ex": "defmodule App.Codec do\n  def encode(mod, x), do: {mod, x}\nend\n",
         "lib/app/channel.ex": "defmodule App.Channel do\n  def reply(socket) do\n"
-                              "    reply = %App.Reply{status: :ok}\n    App.Server.broadcast(reply)\n"
-                              "    encode(App.Codec, socket)\n  end\nend\n",
+        "    reply = %App.Reply{status: :ok}\n    App.Server.broadcast(reply)\n"
+        "    encode(App.Codec, socket)\n  end\nend\n",
         "lib/app/socket.ex": "defmodule App.Socket do\n  alias App.Reply\n  alias App.{Server, Codec}\n"
-                             "  def push(x) do\n    Server.broadcast(%Reply{status: x})\n    Codec.encode(Reply, x)\n"
-                             "  end\nend\n",
+        "  def push(x) do\n    Server.broadcast(%Reply{status: x})\n    Codec.encode(Reply, x)\n"
+        "  end\nend\n",
         "lib/shop/cart.rb": "module Shop\n  class Cart\n  end\nend\n",
         "lib/shop/order.rb": "module Shop\n  class Order\n    def cart\n      Shop::Cart.new\n    end\n  end\nend\n",
     }
@@ -224,10 +229,10 @@ def test_javascript_aliases_and_workspace_packages_resolve(tmp_path):
     packages/ui; `react` and a package two folders share a name with are no file here."""
     files = {
         "apps/web/src/lib/format.ts": "export function fmt(x: string): string { return x; }\n",
-        "apps/web/src/app/page.tsx": "import { fmt } from \"@/lib/format\";\nexport const P = () => fmt(\"p\");\n",
-        "apps/web/src/app/layout.tsx": "import { Button } from \"@acme/ui\";\nimport { press } from \"@acme/ui/button\";\n"
-                                       "import React from \"react\";\nimport { t } from \"@acme/theme\";\n"
-                                       "export const L = () => press(Button);\n",
+        "apps/web/src/app/page.tsx": 'import { fmt } from "@/lib/format";\nexport const P = () => fmt("p");\n',
+        "apps/web/src/app/layout.tsx": 'import { Button } from "@acme/ui";\nimport { press } from "@acme/ui/button";\n'
+        'import React from "react";\nimport { t } from "@acme/theme";\n'
+        "export const L = () => press(Button);\n",
         "packages/ui/src/index.ts": "export const Button = 1;\n",
         "packages/ui/src/button.ts": "export function press(b: number) { return b; }\n",
         "packages/theme/index.ts": "export const t = 1;\n",
@@ -268,7 +273,7 @@ def test_python_imports_find_a_package_under_any_folder(tmp_path):
         "libs/acme/src/acme/__init__.py": "",
         "libs/acme/src/acme/store.py": "class Shelf:\n    pass\n",
         "libs/acme/tests/test_store.py": "import json\nfrom acme.store import Shelf\nfrom acme import store\n"
-                                         "import twin\n\ndef test_shelf():\n    assert Shelf and store\n",
+        "import twin\n\ndef test_shelf():\n    assert Shelf and store\n",
         "tools/json.py": "def dump():\n    pass\n",
         "a/twin/__init__.py": "",
         "b/twin/__init__.py": "",
@@ -286,20 +291,26 @@ def test_php_use_finds_the_class_file_psr4_names(tmp_path):
     files = {
         "Slim/Routing/Route.php": "<?php\nnamespace Slim\\Routing;\nclass Route { public function run() {} }\n",
         "Slim/Routing/RouteRunner.php": "<?php\nnamespace Slim\\Routing;\nclass RouteRunner {\n"
-                                        "  public function go(Route $r) { $r->run(); }\n}\n",
+        "  public function go(Route $r) { $r->run(); }\n}\n",
         "tests/Mocks/MockAction.php": "<?php\nnamespace Slim\\Tests\\Mocks;\nclass MockAction {}\n",
         "tests/Routing/RouteTest.php": "<?php\nnamespace Slim\\Tests\\Routing;\nuse Slim\\Routing\\Route;\n"
-                                       "use Slim\\Tests\\Mocks\\MockAction;\nuse Psr\\Http\\Message\\ResponseInterface;\n"
-                                       "class RouteTest {}\n",
+        "use Slim\\Tests\\Mocks\\MockAction;\nuse Psr\\Http\\Message\\ResponseInterface;\n"
+        "class RouteTest {}\n",
         "lib/inc.php": "<?php\nrequire 'config.inc';\n",
         "lib/config.inc": "<?php\n$x = 1;\n",
     }
-    index = indexed(tmp_path, files, namesakes=("other{}/Thing.php", "<?php\nclass Thing { public function run() {} }\n"))
+    index = indexed(
+        tmp_path, files, namesakes=("other{}/Thing.php", "<?php\nclass Thing { public function run() {} }\n")
+    )
     imports = links(index, "code.imports")
     assert {d for s, d in imports if s == "tests/Routing/RouteTest.php"} == {
-        "Slim/Routing/Route.php", "tests/Mocks/MockAction.php"}
+        "Slim/Routing/Route.php",
+        "tests/Mocks/MockAction.php",
+    }
     assert ("lib/inc.php", "lib/config.inc") in imports
-    assert ("Slim/Routing/RouteRunner.php#RouteRunner.go", "Slim/Routing/Route.php#Route.run") in links(index, "code.calls")
+    assert ("Slim/Routing/RouteRunner.php#RouteRunner.go", "Slim/Routing/Route.php#Route.run") in links(
+        index, "code.calls"
+    )
 
 
 def test_a_csharp_using_finds_the_folder_its_namespace_names(tmp_path):
@@ -309,14 +320,22 @@ def test_a_csharp_using_finds_the_folder_its_namespace_names(tmp_path):
     files = {
         "Src/Acme.Store/Linq/Token.cs": "namespace Acme.Store.Linq {\n  public class Token { public void Parse() {} }\n}\n",
         "Src/Acme.Store/Reader.cs": "using Acme.Store.Linq;\nnamespace Acme.Store {\n"
-                                    "  class Reader { void Read(Token t) { t.Parse(); } public void Close() {} }\n}\n",
+        "  class Reader { void Read(Token t) { t.Parse(); } public void Close() {} }\n}\n",
         "Src/Acme.Store/Writer.cs": "namespace Acme.Store {\n  class Writer { void Done(Reader r) { r.Close(); } }\n}\n",
     }
-    index = indexed(tmp_path, files, namesakes=("Other{}/O.cs", "class O { public void Close() {} public void Parse() {} }\n"))
+    index = indexed(
+        tmp_path, files, namesakes=("Other{}/O.cs", "class O { public void Close() {} public void Parse() {} }\n")
+    )
     assert ("Src/Acme.Store/Reader.cs", "Src/Acme.Store/Linq/Token.cs") in links(index, "code.imports")
     calls = links(index, "code.calls")
-    assert ("Src/Acme.Store/Reader.cs#Acme.Store.Reader.Read", "Src/Acme.Store/Linq/Token.cs#Acme.Store.Linq.Token.Parse") in calls
-    assert ("Src/Acme.Store/Writer.cs#Acme.Store.Writer.Done", "Src/Acme.Store/Reader.cs#Acme.Store.Reader.Close") in calls
+    assert (
+        "Src/Acme.Store/Reader.cs#Acme.Store.Reader.Read",
+        "Src/Acme.Store/Linq/Token.cs#Acme.Store.Linq.Token.Parse",
+    ) in calls
+    assert (
+        "Src/Acme.Store/Writer.cs#Acme.Store.Writer.Done",
+        "Src/Acme.Store/Reader.cs#Acme.Store.Reader.Close",
+    ) in calls
 
 
 def test_calls_resolve_through_imports(mixed):
@@ -361,11 +380,11 @@ def test_rust_names_are_found_where_a_crate_root_re_exports_them_from(tmp_path):
     crate::Config` is the crate root's; `super::super::` in src/net/tcp.rs (module
     crate::net::tcp) is the crate."""
     files = {
-        "crates/core/Cargo.toml": "[package]\nname = \"core-lib\"\n",
+        "crates/core/Cargo.toml": '[package]\nname = "core-lib"\n',
         "crates/core/src/lib.rs": "mod store;\npub use self::store::Shelf;\n",
         "crates/core/src/store.rs": "pub struct Shelf;\n",
         "app/src/main.rs": "mod net;\nmod util;\nuse core_lib::Shelf;\npub struct Config;\n"
-                           "fn main() { let s: Shelf = make(); }\n",
+        "fn main() { let s: Shelf = make(); }\n",
         "app/src/util.rs": "use crate::Config;\npub fn tune(c: Config) -> Config { c }\n",
         "app/src/net.rs": "mod tcp;\n",
         "app/src/net/tcp.rs": "use super::super::util::tune;\npub fn dial() { tune(); }\n",
@@ -396,40 +415,40 @@ def test_a_classs_function_called_by_its_path_is_that_classs(tmp_path):
     go by the function's name, as before."""
     files = {
         "src/router.rs": "pub struct Router;\nimpl Clone for Router { fn clone(&self) -> Router { Router } }\n"
-                         "impl Router {\n    pub fn new() -> Router { Router }\n"
-                         "    pub fn again() -> Router { Self::new() }\n}\n",
+        "impl Router {\n    pub fn new() -> Router { Router }\n"
+        "    pub fn again() -> Router { Self::new() }\n}\n",
         "src/other.rs": "pub struct Other;\nimpl Other { pub fn new() -> Other { Other } }\n",
         "src/util.rs": "pub fn helper() {}\n",
         "src/main.rs": "mod router;\nmod other;\nmod util;\nuse crate::router::Router;\nuse crate::other::Other;\n"
-                       "fn build() { let o = Other::new(); util::helper(); }\nfn main() { let r = Router::new(); }\n",
+        "fn build() { let o = Other::new(); util::helper(); }\nfn main() { let r = Router::new(); }\n",
         "py/config.py": "class Config:\n    @classmethod\n    def load(cls):\n        return cls()\n",
         "py/store.py": "class Store:\n    def load(self):\n        return 1\n",
         "py/app.py": "from config import Config\nfrom store import Store\n\n\ndef run():\n    return Config.load()\n",
         "ts/config.ts": "export class Config {\n  static load(): Config { return new Config(); }\n}\n",
         "ts/store.ts": "export class Store {\n  load(): number { return 1; }\n}\n",
         "ts/util.ts": "export function keys(): string[] { return []; }\n",
-        "ts/app.ts": "import { Config } from \"./config\";\nimport { Store } from \"./store\";\n"
-                     "import { keys } from \"./util\";\nexport function run() { return Config.load(); }\n"
-                     "export function listed(o: object) { return Object.keys(o); }\n",
+        "ts/app.ts": 'import { Config } from "./config";\nimport { Store } from "./store";\n'
+        'import { keys } from "./util";\nexport function run() { return Config.load(); }\n'
+        "export function listed(o: object) { return Object.keys(o); }\n",
         "java/com/acme/Config.java": "package com.acme;\npublic class Config {\n"
-                                     "  public static Config load() { return new Config(); }\n}\n",
+        "  public static Config load() { return new Config(); }\n}\n",
         "java/com/acme/Store.java": "package com.acme;\npublic class Store {\n  public int load() { return 1; }\n}\n",
         "java/com/acme/Util.java": "package com.acme;\nclass Util {\n"
-                                   "  static boolean equals(Object a, Object b) { return a == b; }\n}\n",
+        "  static boolean equals(Object a, Object b) { return a == b; }\n}\n",
         "java/com/acme/App.java": "package com.acme;\nclass App {\n  Config run() { return Config.load(); }\n"
-                                  "  boolean same(Object a) { return Objects.equals(a, a); }\n}\n",
+        "  boolean same(Object a) { return Objects.equals(a, a); }\n}\n",
         "scala/acme/Parser.scala": "package acme\nobject Parser {\n  def parse(s: String): Int = 1\n}\n",
         "scala/acme/Lexer.scala": "package acme\nobject Lexer {\n  def parse(s: String): Int = 2\n}\n",
-        "scala/acme/Main.scala": "package acme\nobject Main {\n  def run(): Int = Parser.parse(\"x\")\n}\n",
+        "scala/acme/Main.scala": 'package acme\nobject Main {\n  def run(): Int = Parser.parse("x")\n}\n',
         "rb/shop/util.rb": "module Shop\n  module Util\n    def self.build\n      1\n    end\n  end\nend\n",
         "rb/shop/cart.rb": "module Shop\n  class Cart\n    def self.build\n      2\n    end\n\n"
-                           "    def fill\n      Util.build\n    end\n  end\nend\n",
+        "    def fill\n      Util.build\n    end\n  end\nend\n",
         "cs/Config.cs": "namespace Acme {\n  public class Config {\n    public static Config Load() { return new Config(); }\n"
-                        "  }\n}\n",
+        "  }\n}\n",
         "cs/Store.cs": "namespace Acme {\n  public class Store {\n    public int Load() { return 1; }\n  }\n}\n",
         "cs/Sink.cs": "namespace Acme {\n  public class Sink {\n    public void WriteLine(string s) {}\n  }\n}\n",
         "cs/App.cs": "namespace Acme {\n  class App {\n    Config Run() { return Config.Load(); }\n"
-                     "    void Say() { Console.WriteLine(\"x\"); }\n  }\n}\n",
+        '    void Say() { Console.WriteLine("x"); }\n  }\n}\n',
         "dart/lib/config.dart": "class Config {\n  static Config load() => Config();\n}\n",
         "dart/lib/store.dart": "class Store {\n  int load() => 1;\n}\n",
         "dart/lib/app.dart": "import 'config.dart';\nimport 'store.dart';\n\nConfig run() => Config.load();\n",
@@ -469,14 +488,14 @@ def test_a_crate_renamed_in_its_cargo_toml_re_points_the_uses_of_its_name(mixed)
     index, _ = mixed
     imports = lambda: links(index, "code.imports")  # noqa: E731
     assert ("rs/src/lib.rs", "crates/core/src/wire.rs") in imports()
-    (index.root / "crates" / "core" / "Cargo.toml").write_text("[package]\nname = \"rs-wire\"\nversion = \"0.1.0\"\n")
+    (index.root / "crates" / "core" / "Cargo.toml").write_text('[package]\nname = "rs-wire"\nversion = "0.1.0"\n')
     index.refresh()
     assert ("rs/src/lib.rs", "crates/core/src/wire.rs") not in imports()
     (index.root / "rs" / "src" / "lib.rs").write_text("use rs_wire::wire::Frame;\n")
-    (index.root / "crates" / "core" / "Cargo.toml").write_text("[package]\nname = \"rs-core\"\nversion = \"0.2.0\"\n")
+    (index.root / "crates" / "core" / "Cargo.toml").write_text('[package]\nname = "rs-core"\nversion = "0.2.0"\n')
     index.refresh()
     assert ("rs/src/lib.rs", "crates/core/src/wire.rs") not in imports()
-    (index.root / "crates" / "core" / "Cargo.toml").write_text("[package]\nname = \"rs-wire\"\nversion = \"0.2.0\"\n")
+    (index.root / "crates" / "core" / "Cargo.toml").write_text('[package]\nname = "rs-wire"\nversion = "0.2.0"\n')
     index.refresh()
     assert ("rs/src/lib.rs", "crates/core/src/wire.rs") in imports()
 
@@ -496,11 +515,15 @@ def test_g4_anchored_file_leads_to_its_imports_and_callers(provider_factory, tmp
     assert ("code.calls", (repo / "pkg/b.py").as_uri() + "#helper") in rels
     for _, target in sorted(rels):
         frames = p.query(goal="run", anchors=[target])["result"]["frames"]
-        assert frames and (frames[0]["uri"] == target or any(r["target_uri"] == target for r in frames[0]["relations"])), target
+        assert frames and (
+            frames[0]["uri"] == target or any(r["target_uri"] == target for r in frames[0]["relations"])
+        ), target
 
 
-@pytest.mark.parametrize("anchor,goal", [("pkg/b.py", "other"), ("pkg/c.py", "run helper"),
-                                         ("csrc/sub/util.h", "main"), ("web/util.ts", "main lib")])
+@pytest.mark.parametrize(
+    "anchor,goal",
+    [("pkg/b.py", "other"), ("pkg/c.py", "run helper"), ("csrc/sub/util.h", "main"), ("web/util.ts", "main lib")],
+)
 def test_g4_every_frame_whose_relations_reach_the_anchor_ranks_above_the_rest(provider_factory, tmp_path, anchor, goal):
     """Anchored is what the frame shows: its uri is the anchor or one of its relations
     targets it. A module frame speaks for its file, so the file's imports make it
@@ -525,8 +548,10 @@ def test_g4_what_the_open_file_imports_is_sent_and_anchored(provider_factory, tm
     frames = p.query(goal="unrelated words", anchors=[target], max_frames=30, max_tokens=20000)["result"]["frames"]
     helper = next(f for f in frames if f["id"] == "pkg/b.py#helper")
     assert any(r["target_uri"] == target for r in helper["relations"])
-    assert all(any(r["target_uri"] == target for r in f["relations"]) or f["uri"] == target
-               for f in frames[: frames.index(helper)])
+    assert all(
+        any(r["target_uri"] == target for r in f["relations"]) or f["uri"] == target
+        for f in frames[: frames.index(helper)]
+    )
 
 
 def test_g4_an_anchored_neighbour_is_sent_only_when_it_earns_its_place(provider_factory, tmp_path):
@@ -536,22 +561,26 @@ def test_g4_an_anchored_neighbour_is_sent_only_when_it_earns_its_place(provider_
     imported by the open file, matches through its docstring but less than
     `retry_policy_attempts`, no neighbour. For a question, it must match
     (ANCHORED_NEIGHBOUR_MATCH): `now` matches nothing."""
-    repo = make_repo(tmp_path / "repo", {
-        "app/__init__.py": "",
-        "app/open.py": "from app.util import format_bytes\nfrom app.retry import backoff\nfrom app.clock import now\n\n"
-                       "def download(url):\n    return format_bytes(backoff(url), now())\n",
-        "app/util.py": "def format_bytes(n, at):\n    \"\"\"Bytes as text, for the retry policy log.\"\"\"\n    return str(n)\n",
-        "app/clock.py": "def now():\n    return 0\n",
-        "app/retry.py": "def backoff(n):\n    \"\"\"Wait longer after each failed attempt: the retry policy.\"\"\"\n    return n\n",
-        "app/policy.py": "def retry_policy_attempts(attempts):\n"
-                         "    \"\"\"How many attempts the retry policy makes before it gives up.\"\"\"\n    return attempts\n",
-    })
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "app/__init__.py": "",
+            "app/open.py": "from app.util import format_bytes\nfrom app.retry import backoff\nfrom app.clock import now\n\n"
+            "def download(url):\n    return format_bytes(backoff(url), now())\n",
+            "app/util.py": 'def format_bytes(n, at):\n    """Bytes as text, for the retry policy log."""\n    return str(n)\n',
+            "app/clock.py": "def now():\n    return 0\n",
+            "app/retry.py": 'def backoff(n):\n    """Wait longer after each failed attempt: the retry policy."""\n    return n\n',
+            "app/policy.py": "def retry_policy_attempts(attempts):\n"
+            '    """How many attempts the retry policy makes before it gives up."""\n    return attempts\n',
+        },
+    )
     p = provider_factory(repo)
     p.handshake()
     target = (repo / "app/open.py").as_uri()
     for goal in ("retry policy attempts", "how many attempts does the retry policy make?"):
-        frames = p.query(goal=goal, anchors=[target], kinds=["symbol"], max_frames=30,
-                         max_tokens=20000)["result"]["frames"]
+        frames = p.query(goal=goal, anchors=[target], kinds=["symbol"], max_frames=30, max_tokens=20000)["result"][
+            "frames"
+        ]
         ids = [f["id"] for f in frames]
         assert "app/clock.py#now" not in ids, goal
         assert ids.index("app/retry.py#backoff") < ids.index("app/policy.py#retry_policy_attempts"), goal
@@ -566,25 +595,32 @@ def test_g4_an_anchored_neighbour_is_sent_only_when_it_earns_its_place(provider_
     frames = p.query(goal="zzz", anchors=[target], kinds=["symbol"], max_frames=30)["result"]["frames"]
     assert {"app/util.py#format_bytes", "app/clock.py#now"} <= {f["id"] for f in frames}
 
+
 def test_an_open_file_incidental_to_the_change_does_not_bury_its_best_answer(provider_factory, tmp_path):
     """The open file's five siblings each match the change's words in part, and its
     folder makes them close; `rotate_log_files_daily`, far from it, matches them all.
     Closeness alone puts it after the five; the order without anchors, which puts it
     first, has a vote in the fusion below the anchored tier (`_hedged`), and it comes
     before two of them. The anchored tier stays first (G4), the scores best first."""
-    files = {"app/__init__.py": "", "app/open.py": "def start(server):\n    return server.run()\n",
-             "lib/rotate.py": "def rotate_log_files_daily(paths):\n"
-                              "    \"\"\"Rotate the log files once a day, at midnight.\"\"\"\n    return paths\n"}
+    files = {
+        "app/__init__.py": "",
+        "app/open.py": "def start(server):\n    return server.run()\n",
+        "lib/rotate.py": "def rotate_log_files_daily(paths):\n"
+        '    """Rotate the log files once a day, at midnight."""\n    return paths\n',
+    }
     for name in ("audit", "trace", "events", "errors", "access"):
-        files[f"app/{name}.py"] = f"def {name}_log_files(folder):\n    \"\"\"The {name} log files written daily.\"\"\"\n    return folder\n"
+        files[f"app/{name}.py"] = (
+            f'def {name}_log_files(folder):\n    """The {name} log files written daily."""\n    return folder\n'
+        )
     for i in range(20):
         files[f"other/m{i}.py"] = f"def handler_{i}(request):\n    return request\n"
     repo = make_repo(tmp_path / "repo", files)
     p = provider_factory(repo)
     p.handshake()
     target = (repo / "app/open.py").as_uri()
-    frames = p.query(goal="Rotate the log files daily", anchors=[target], kinds=["symbol"], max_frames=10,
-                     max_tokens=20000)["result"]["frames"]
+    frames = p.query(
+        goal="Rotate the log files daily", anchors=[target], kinds=["symbol"], max_frames=10, max_tokens=20000
+    )["result"]["frames"]
     ids = [f["id"] for f in frames]
     assert ids[0] == "app/open.py#start"
     siblings = [i for i, frame_id in enumerate(ids) if frame_id.endswith("_log_files")]
@@ -595,7 +631,10 @@ def test_an_open_file_incidental_to_the_change_does_not_bury_its_best_answer(pro
 
 def test_a_rust_use_tree_is_the_paths_it_names():
     assert use_tree_paths("crate::{\n    body::{Body, HttpBody},\n    util::try_downcast as down,\n}") == [
-        ["crate", "body", "Body"], ["crate", "body", "HttpBody"], ["crate", "util", "try_downcast"]]
+        ["crate", "body", "Body"],
+        ["crate", "body", "HttpBody"],
+        ["crate", "util", "try_downcast"],
+    ]
     assert use_tree_paths("self::codec::{self, Codec}") == [["self", "codec"], ["self", "codec", "Codec"]]
     assert use_tree_paths("super::*") == [["super", "*"]]
 
@@ -625,7 +664,9 @@ def test_a_very_common_term_only_reweighs_files_rarer_terms_found(tmp_path):
     files["target.py"] = "def retry_budget():\n    return data\n"
     index = indexed(tmp_path, files)
     everything = ranking.lexical(index, "retry data")
-    pruned = ranking.lexical(index, "retry data", weights=replace(ranking.DEFAULT, common_postings=5))  # `data`: 31 nodes
+    pruned = ranking.lexical(
+        index, "retry data", weights=replace(ranking.DEFAULT, common_postings=5)
+    )  # `data`: 31 nodes
     assert {path for _, path in everything.values()} > {"target.py"}  # `data` alone reaches every file
     assert {path for _, path in pruned.values()} == {"target.py"}
     best = max(pruned.items(), key=lambda kv: kv[1][0])
@@ -637,12 +678,15 @@ def test_unanchored_question_favours_what_the_best_match_leads_to(provider_facto
     """Without anchors the best-matching files stand in for them (pseudo-relevance
     feedback): of two equal matches, the one the best match imports and calls ranks
     first, though the other one's name sorts first."""
-    repo = make_repo(tmp_path / "fb", {
-        "app.py": "from zz_helpers import quota\n\n\ndef enforce_rate_limit_quota():\n"
-                  '    """Enforce the rate limit quota."""\n    return quota()\n',
-        "zz_helpers.py": "def quota():\n    return 10\n",
-        "aa_other.py": "def quota():\n    return 10\n",
-    })
+    repo = make_repo(
+        tmp_path / "fb",
+        {
+            "app.py": "from zz_helpers import quota\n\n\ndef enforce_rate_limit_quota():\n"
+            '    """Enforce the rate limit quota."""\n    return quota()\n',
+            "zz_helpers.py": "def quota():\n    return 10\n",
+            "aa_other.py": "def quota():\n    return 10\n",
+        },
+    )
     p = provider_factory(repo)
     p.handshake()
     ids = [f["id"] for f in p.query(goal="rate limit quota", max_frames=10)["result"]["frames"]]
@@ -659,7 +703,7 @@ def test_a_name_spelled_with_its_namespace_finds_its_definition(tmp_path):
         "Slim/Http/Headers.php": "<?php\nnamespace Slim\\Http;\nclass Headers {\n  public function all() { return []; }\n}\n",
         "Slim/Http/Cookies.php": "<?php\nnamespace Slim\\Http;\nclass Cookies {\n}\n",
         "lib/rack/protection/encrypted_cookie.rb": "module Rack\n  module Protection\n    class EncryptedCookie\n"
-                                                   "      def call(env)\n      end\n    end\n  end\nend\n",
+        "      def call(env)\n      end\n    end\n  end\nend\n",
         "pkg/packing.py": "def pack(frames):\n    return frames\n",
         "other/pack.py": "def pack(x):\n    return x\n",
     }
@@ -668,7 +712,9 @@ def test_a_name_spelled_with_its_namespace_finds_its_definition(tmp_path):
     assert ranking.code_names("Update docblocks in \\Slim\\Http\\Headers") == ["Slim\\Http\\Headers"]
     assert ids("Slim.Http.Headers") == ["Slim/Http/Headers.php#Headers"]
     assert ids("Http.Headers.all") == ["Slim/Http/Headers.php#Headers.all"]
-    assert ids("Protection.EncryptedCookie") == ["lib/rack/protection/encrypted_cookie.rb#Rack.Protection.EncryptedCookie"]
+    assert ids("Protection.EncryptedCookie") == [
+        "lib/rack/protection/encrypted_cookie.rb#Rack.Protection.EncryptedCookie"
+    ]
     assert ids("packing.pack") == ["pkg/packing.py#pack"]
     assert ids("Cookies.Headers") == [] and ids("Other.Http.Headers") == []  # every part must name something
     top = ranking.rank(index, "Update docblocks in \\Slim\\Http\\Headers", set())[0]
@@ -681,8 +727,10 @@ def test_a_symbol_named_as_type_dot_member_leads(tmp_path):
     cost ripgrep recall in benchmarks/quality.py); the ablations switch forms on."""
     from repo_graph import ranking
 
-    distractor = ('def edge_case_fix_{n}():\n    """Fix the edge case in the header line parse."""\n'
-                  '    return "fix edge case header line parse"\n')
+    distractor = (
+        'def edge_case_fix_{n}():\n    """Fix the edge case in the header line parse."""\n'
+        '    return "fix edge case header line parse"\n'
+    )
     files = {f"{c}.py": distractor.format(n=c) for c in "bcd"}
     files["z.py"] = "class Parser:\n    def parse_header_line(self, x):\n        return x\n"
     index = indexed(tmp_path, files)
@@ -713,8 +761,12 @@ def test_counts_are_kept_and_each_write_moves_them(mixed):
     assert (quiet.files, quiet.symbols) == (before["files"], 0)
     target = index.root / "pkg" / "b.py"
     steps = [
-        lambda: target.write_text(target.read_text() + "\n\nclass Extra:\n    def one_more(self):\n        return helper()\n"),
-        lambda: (index.root / "pkg" / "new.py").write_text("from .b import helper\n\ndef uses():\n    return helper()\n"),
+        lambda: target.write_text(
+            target.read_text() + "\n\nclass Extra:\n    def one_more(self):\n        return helper()\n"
+        ),
+        lambda: (index.root / "pkg" / "new.py").write_text(
+            "from .b import helper\n\ndef uses():\n    return helper()\n"
+        ),
         lambda: target.write_text(""),  # a file with no symbols left
         lambda: (index.root / "notes.md").write_text("# Notes\n\nSee `pkg/a.py`.\n"),
         lambda: target.unlink(),
@@ -726,12 +778,17 @@ def test_counts_are_kept_and_each_write_moves_them(mixed):
         kept = json.loads(store.get_meta("counts"))
         assert kept == store._count() == store.counts()
         assert kept["edges"] == len(store.all_edges())
-    assert kept["files"] == before["files"] + 1 and kept["languages"]["markdown"] == before["languages"].get("markdown", 0) + 1
+    assert (
+        kept["files"] == before["files"] + 1
+        and kept["languages"]["markdown"] == before["languages"].get("markdown", 0) + 1
+    )
 
 
 def test_edge_count_holds_for_a_file_whose_name_has_a_hash(tmp_path):
-    files = {"odd#name.py": "class A:\n    def m(self):\n        return 1\n\n\ndef f():\n    return 2\n",
-             "plain.py": "def g():\n    return 3\n"}
+    files = {
+        "odd#name.py": "class A:\n    def m(self):\n        return 1\n\n\ndef f():\n    return 2\n",
+        "plain.py": "def g():\n    return 3\n",
+    }
     index = RepoIndex(make_repo(tmp_path / "hash", files), cache_dir=tmp_path / "cache")
     summary = index.refresh()
     assert summary.edges == len(index.store.all_edges())
@@ -740,8 +797,8 @@ def test_edge_count_holds_for_a_file_whose_name_has_a_hash(tmp_path):
 
 GO_PACKAGE = {
     "go.mod": "module example.com/app\n",
-    "cmd/main.go": "package main\n\nimport \"example.com/app/store\"\n\nfunc main() { store.Open() }\n",
-    "cmd/blank.go": "package main\n\nimport _ \"example.com/app/store\"\n",
+    "cmd/main.go": 'package main\n\nimport "example.com/app/store"\n\nfunc main() { store.Open() }\n',
+    "cmd/blank.go": 'package main\n\nimport _ "example.com/app/store"\n',
     "store/open.go": "package store\n\nfunc Open() { check() }\n",
     "store/check.go": "package store\n\nfunc check() {}\n",
     "store/close.go": "package store\n\nfunc Close() {}\n",
@@ -774,12 +831,15 @@ def test_a_go_name_resolves_inside_its_package_before_anywhere_else(tmp_path):
     index.close()
 
 
-@pytest.mark.parametrize("source,test", [
-    ("httpx/_auth.py", "tests/test_auth.py"),  # a private module and its test elsewhere
-    ("pkg/config.py", "pkg/config_test.py"),
-    ("web/format.ts", "web/format.test.ts"),
-    ("src/Store.java", "test/StoreTest.java"),
-])
+@pytest.mark.parametrize(
+    "source,test",
+    [
+        ("httpx/_auth.py", "tests/test_auth.py"),  # a private module and its test elsewhere
+        ("pkg/config.py", "pkg/config_test.py"),
+        ("web/format.ts", "web/format.test.ts"),
+        ("src/Store.java", "test/StoreTest.java"),
+    ],
+)
 def test_g3_a_file_and_its_test_are_related_both_ways(tmp_path, source, test):
     from repo_graph.ranking import related_files
 
@@ -795,9 +855,14 @@ def test_g3_a_namesake_in_another_directory_is_related_unless_the_name_is_everyw
     between them. index.js in every example folder says nothing of the kind."""
     from repo_graph.ranking import DEFAULT, related_files
 
-    files = {"binding/yaml.go": "package binding\n", "render/yaml.go": "package render\n",
-             "render/json.go": "package render\n", "lib/app.js": "x = 1\n",
-             "src/queue.c": "int push(void) { return 0; }\n", "include/queue.h": "int push(void);\n"}
+    files = {
+        "binding/yaml.go": "package binding\n",
+        "render/yaml.go": "package render\n",
+        "render/json.go": "package render\n",
+        "lib/app.js": "x = 1\n",
+        "src/queue.c": "int push(void) { return 0; }\n",
+        "include/queue.h": "int push(void);\n",
+    }
     files.update({f"examples/e{i}/index.js": "y = 2\n" for i in range(DEFAULT.max_namesakes + 2)})
     index = indexed(tmp_path, files)
     related = related_files(index, {"binding/yaml.go"})
@@ -810,12 +875,22 @@ def test_g3_a_namesake_in_another_directory_is_related_unless_the_name_is_everyw
     index.close()
 
 
-@pytest.mark.parametrize("path,original", [
-    ("README.de.md", "README.md"), ("README_zh-CN.md", "README.md"), ("docs/guide.pt-BR.md", "docs/guide.md"),
-    ("docs/zh/docs/tutorial/first.md", "docs/en/docs/tutorial/first.md"), ("docs/zh-hant/index.md", "docs/en/index.md"),
-    ("README.md", None), ("docs/en/index.md", None), ("docs/build-go.md", None), ("docs/api.md", None),
-    ("src/main.de.py", None), ("CHANGELOG.v2.md", None),
-])
+@pytest.mark.parametrize(
+    "path,original",
+    [
+        ("README.de.md", "README.md"),
+        ("README_zh-CN.md", "README.md"),
+        ("docs/guide.pt-BR.md", "docs/guide.md"),
+        ("docs/zh/docs/tutorial/first.md", "docs/en/docs/tutorial/first.md"),
+        ("docs/zh-hant/index.md", "docs/en/index.md"),
+        ("README.md", None),
+        ("docs/en/index.md", None),
+        ("docs/build-go.md", None),
+        ("docs/api.md", None),
+        ("src/main.de.py", None),
+        ("CHANGELOG.v2.md", None),
+    ],
+)
 def test_a_translated_doc_names_its_original_by_its_path(path, original):
     from indexer.sections import translated_from
 
@@ -829,8 +904,10 @@ def test_a_translation_ranks_below_its_original(tmp_path):
     from repo_graph import ranking
 
     text = "# Sessions\n\nEnable sessions with `enable :sessions`; the session secret signs the cookie.\n"
-    index = RepoIndex(make_repo(tmp_path / "tr", {"README.md": text, "README.de.md": text, "docs/fr/intro.md": text}),
-                      cache_dir=tmp_path / "cache")
+    index = RepoIndex(
+        make_repo(tmp_path / "tr", {"README.md": text, "README.de.md": text, "docs/fr/intro.md": text}),
+        cache_dir=tmp_path / "cache",
+    )
     index.refresh()
 
     def scores(weights=ranking.DEFAULT):
@@ -848,14 +925,17 @@ def test_restructuredtext_docs_are_sections_that_document_the_code_they_name(pro
     """Sphinx docs name code in roles (:class:`~pkg.retry.RetryPolicy`); a host asking
     how to configure retries gets the section, cut as reStructuredText, with its edge
     to the class."""
-    repo = make_repo(tmp_path / "rst", {
-        "pkg/__init__.py": "",
-        "pkg/retry.py": 'class RetryPolicy:\n    """How often to try again."""\n    max_attempts = 3\n\n\n'
-                        'def backoff(n):\n    return 2 ** n\n',
-        "docs/retries.rst": "Retries\n=======\n\nOverview text.\n\nConfiguring retries\n-------------------\n\n"
-                            "Set :attr:`~pkg.retry.RetryPolicy.max_attempts` on a :class:`policy <pkg.retry.RetryPolicy>`.\n\n"
-                            "API\n---\n\n.. autofunction:: pkg.retry.backoff\n",
-    })
+    repo = make_repo(
+        tmp_path / "rst",
+        {
+            "pkg/__init__.py": "",
+            "pkg/retry.py": 'class RetryPolicy:\n    """How often to try again."""\n    max_attempts = 3\n\n\n'
+            "def backoff(n):\n    return 2 ** n\n",
+            "docs/retries.rst": "Retries\n=======\n\nOverview text.\n\nConfiguring retries\n-------------------\n\n"
+            "Set :attr:`~pkg.retry.RetryPolicy.max_attempts` on a :class:`policy <pkg.retry.RetryPolicy>`.\n\n"
+            "API\n---\n\n.. autofunction:: pkg.retry.backoff\n",
+        },
+    )
     index = RepoIndex(repo, cache_dir=tmp_path / "cache")
     index.refresh()
     docs = links(index, "doc.documents")
@@ -876,12 +956,18 @@ def test_a_zig_block_with_no_name_is_a_symbol_its_words_are_found_in(tmp_path):
     no symbol, so what they call could not be searched for."""
     from repo_graph import ranking
 
-    index = RepoIndex(make_repo(tmp_path / "zig", {
-        "src/lib.zig": "const std = @import(\"std\");\n\npub fn parse() void {}\n\n"
-                       "test parse {\n    parse();\n}\n\ntest {\n    std.testing.refAllDeclsRecursive(@This());\n}\n\n"
-                       "comptime {\n    std.debug.assert(checkLayout());\n}\n",
-        "src/other.zig": "pub fn refresh() void {}\n",
-    }), cache_dir=tmp_path / "cache")
+    index = RepoIndex(
+        make_repo(
+            tmp_path / "zig",
+            {
+                "src/lib.zig": 'const std = @import("std");\n\npub fn parse() void {}\n\n'
+                "test parse {\n    parse();\n}\n\ntest {\n    std.testing.refAllDeclsRecursive(@This());\n}\n\n"
+                "comptime {\n    std.debug.assert(checkLayout());\n}\n",
+                "src/other.zig": "pub fn refresh() void {}\n",
+            },
+        ),
+        cache_dir=tmp_path / "cache",
+    )
     index.refresh()
     assert ranking.rank(index, "refAllDeclsRecursive", set())[0].node.id == "src/lib.zig#test"
     assert ranking.rank(index, "checkLayout", set())[0].node.id == "src/lib.zig#comptime"
@@ -890,17 +976,23 @@ def test_a_zig_block_with_no_name_is_a_symbol_its_words_are_found_in(tmp_path):
 
 
 def test_a_question_lets_the_guide_answer_and_a_change_leads_to_the_code(tmp_path):
-    """"How do I enable compression?" is answered by the guide's section, though it
+    """ "How do I enable compression?" is answered by the guide's section, though it
     names no code; "Enable compression for small bodies" describes a change to make,
     which the code takes (UNLINKED_DOC_FACTOR holds the prose back there)."""
     from repo_graph import ranking
 
-    index = RepoIndex(make_repo(tmp_path / "ask", {
-        "server/encoding.py": "def compress_body(body, level=6):\n    \"\"\"Gzip a response body.\"\"\"\n"
-                              "    return body\n\n\ndef small_bodies(limit):\n    return limit\n",
-        "docs/guide.md": "# Compression\n\nTo enable compression, set the level in the settings file; "
-                         "small bodies are sent as they are.\n",
-    }), cache_dir=tmp_path / "cache")
+    index = RepoIndex(
+        make_repo(
+            tmp_path / "ask",
+            {
+                "server/encoding.py": 'def compress_body(body, level=6):\n    """Gzip a response body."""\n'
+                "    return body\n\n\ndef small_bodies(limit):\n    return limit\n",
+                "docs/guide.md": "# Compression\n\nTo enable compression, set the level in the settings file; "
+                "small bodies are sent as they are.\n",
+            },
+        ),
+        cache_dir=tmp_path / "cache",
+    )
     index.refresh()
     assert ranking.asks_how("how do I enable compression?") and ranking.asks_how("Where is compression enabled")
     assert not ranking.asks_how("Enable compression for small bodies") and not ranking.asks_how("Do not compress")
@@ -916,18 +1008,21 @@ def test_a_how_to_question_gets_the_guide_among_the_first_frames(provider_factor
     closeness lifts them all; the recipe that answers the question still comes third at
     the latest, and a changelog entry repeating the words does not take its place."""
     methods = "".join(
-        f"    def {kind}_timeout(self, seconds):\n        \"\"\"Set the {kind} timeout of a connection.\"\"\"\n"
+        f'    def {kind}_timeout(self, seconds):\n        """Set the {kind} timeout of a connection."""\n'
         f"        self.{kind}_timeout_seconds = seconds\n\n"
         for kind in ("connect", "read", "write", "call", "pool", "idle", "close", "tls")
     )
-    repo = make_repo(tmp_path / "howto", {
-        "client.py": f"class Client:\n{methods}",
-        "docs/recipes.md": "# Recipes\n\n## Caching\n\nKeep responses on disk.\n\n## Timeouts\n\n"
-                           "Use timeouts to fail a call when its peer is unreachable: set a connection timeout "
-                           "with `Client.connect_timeout`.\n",
-        "docs/changelogs/changelog_2x.md": "# Changes\n\n## Version 2.1\n\n"
-                                           "New: set a connection timeout, read timeout and write timeout.\n",
-    })
+    repo = make_repo(
+        tmp_path / "howto",
+        {
+            "client.py": f"class Client:\n{methods}",
+            "docs/recipes.md": "# Recipes\n\n## Caching\n\nKeep responses on disk.\n\n## Timeouts\n\n"
+            "Use timeouts to fail a call when its peer is unreachable: set a connection timeout "
+            "with `Client.connect_timeout`.\n",
+            "docs/changelogs/changelog_2x.md": "# Changes\n\n## Version 2.1\n\n"
+            "New: set a connection timeout, read timeout and write timeout.\n",
+        },
+    )
     p = provider_factory(repo)
     p.handshake()
     frames = p.query(goal="how do I set a connection timeout?", max_frames=8)["result"]["frames"]
@@ -946,11 +1041,26 @@ def test_release_notes_are_known_by_name_version_and_folder():
     changelog however it is spelled, never a code file that happens to be named so."""
     from indexer.resolve import is_release_notes
 
-    for notes in ("CHANGELOG.md", "HISTORY.rst", "NEWS", "CHANGES.txt", "changes-3.0.rst", "CHANGELOG-v2.md",
-                  "docs/changelogs/changelog_3x.md", "docs/release-notes/1.0.md"):
+    for notes in (
+        "CHANGELOG.md",
+        "HISTORY.rst",
+        "NEWS",
+        "CHANGES.txt",
+        "changes-3.0.rst",
+        "CHANGELOG-v2.md",
+        "docs/changelogs/changelog_3x.md",
+        "docs/release-notes/1.0.md",
+    ):
         assert is_release_notes(notes), notes
-    for other in ("history.py", "src/changes.go", "app/news/models.py", "docs/news/intro.md", "newsletter.md",
-                  "changelog_helper.py", "docs/changelogs/render.py"):
+    for other in (
+        "history.py",
+        "src/changes.go",
+        "app/news/models.py",
+        "docs/news/intro.md",
+        "newsletter.md",
+        "changelog_helper.py",
+        "docs/changelogs/render.py",
+    ):
         assert not is_release_notes(other), other
 
 
@@ -958,11 +1068,14 @@ def test_a_doc_section_naming_code_ranks_above_one_naming_none(provider_factory,
     """Of two sections matching the question, the one naming the repository's code
     leads, though the other repeats the question's words more (UNLINKED_DOC_FACTOR:
     a code of conduct or a list of users is rarely the context a change needs)."""
-    repo = make_repo(tmp_path / "docs", {
-        "retry.py": 'class RetryPolicy:\n    """How often to try again."""\n    max_attempts = 3\n',
-        "aa_notes.md": "# Backoff\n\nBackoff, backoff: wait longer between attempts, with jitter. Backoff with jitter.\n",
-        "zz_guide.md": "# Backoff\n\nSet `RetryPolicy` for a backoff between attempts, with jitter.\n",
-    })
+    repo = make_repo(
+        tmp_path / "docs",
+        {
+            "retry.py": 'class RetryPolicy:\n    """How often to try again."""\n    max_attempts = 3\n',
+            "aa_notes.md": "# Backoff\n\nBackoff, backoff: wait longer between attempts, with jitter. Backoff with jitter.\n",
+            "zz_guide.md": "# Backoff\n\nSet `RetryPolicy` for a backoff between attempts, with jitter.\n",
+        },
+    )
     p = provider_factory(repo)
     p.handshake()
     frames = p.query(goal="backoff with jitter", kinds=["doc"], max_frames=10)["result"]["frames"]
@@ -979,9 +1092,12 @@ def test_the_prior_is_pagerank_over_the_links_scaled_to_0_1(tmp_path):
 
     import networkx as nx
 
-    files = {"pkg/__init__.py": "", "pkg/core.py": "def helper():\n    return 1\n\ndef unused():\n    return 2\n",
-             "pkg/mid.py": "from .core import helper\n\ndef wrap():\n    return helper()\n",
-             "pkg/direct.py": "from .core import helper\n\ndef direct():\n    return helper()\n"}
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/core.py": "def helper():\n    return 1\n\ndef unused():\n    return 2\n",
+        "pkg/mid.py": "from .core import helper\n\ndef wrap():\n    return helper()\n",
+        "pkg/direct.py": "from .core import helper\n\ndef direct():\n    return helper()\n",
+    }
     for i in range(4):  # three levels, so the scaled values depend on the damping, not only on the order
         files[f"pkg/user{i}.py"] = f"from .mid import wrap\n\ndef use{i}():\n    return wrap() + {i}\n"
     index = indexed(tmp_path, files)
@@ -1004,13 +1120,15 @@ def test_g3_the_anchors_walk_is_personalized_pagerank_over_their_neighbourhood(t
     restarting at the same seeds: the same ranks, scaled so the best non-seed is 1."""
     import networkx as nx
 
-    files = {"pkg/core.py": "def helper():\n    return 1\n",
-             "pkg/mid.py": "from .core import helper\n\ndef wrap():\n    return helper()\n",
-             "pkg/use.py": "from .mid import wrap\n\ndef use():\n    return wrap()\n",
-             "pkg/far.py": "from .use import use\n\ndef far():\n    return use()\n",
-             # helper, wrap and both call round a triangle: a walk on a graph with no odd
-             # cycle would swing between its two sides and not settle in 50 steps
-             "pkg/both.py": "from .core import helper\nfrom .mid import wrap\n\ndef both():\n    return helper() + wrap()\n"}
+    files = {
+        "pkg/core.py": "def helper():\n    return 1\n",
+        "pkg/mid.py": "from .core import helper\n\ndef wrap():\n    return helper()\n",
+        "pkg/use.py": "from .mid import wrap\n\ndef use():\n    return wrap()\n",
+        "pkg/far.py": "from .use import use\n\ndef far():\n    return use()\n",
+        # helper, wrap and both call round a triangle: a walk on a graph with no odd
+        # cycle would swing between its two sides and not settle in 50 steps
+        "pkg/both.py": "from .core import helper\nfrom .mid import wrap\n\ndef both():\n    return helper() + wrap()\n",
+    }
     index = indexed(tmp_path, files)
     seeds = {"pkg/mid.py": 1.0, "pkg/use.py#use": 0.3}
     around = index.graph.hops(seeds, max_hops=2)
@@ -1034,8 +1152,9 @@ def test_a_first_anchored_answer_imports_no_scipy(tmp_path):
     import subprocess
     import sys
 
-    repo = make_repo(tmp_path / "repo", {"a.py": "from b import g\n\ndef f():\n    return g()\n",
-                                         "b.py": "def g():\n    return 1\n"})
+    repo = make_repo(
+        tmp_path / "repo", {"a.py": "from b import g\n\ndef f():\n    return g()\n", "b.py": "def g():\n    return 1\n"}
+    )
     script = (
         "import sys\n"
         "from pathlib import Path\n"
@@ -1057,11 +1176,16 @@ def test_g3_the_anchors_walk_reaches_a_hub_but_not_everyone_who_uses_it(tmp_path
     file; the files that import it too are not made two hops away through it."""
     from repo_graph.ranking import DEFAULT
 
-    users = {f"pkg/user_{i}.py": f"from .common import shared\n\ndef use_{i}():\n    return shared()\n" for i in range(5)}
-    files = {"pkg/common.py": "def shared():\n    return 1\n",
-             "pkg/open.py": "from .common import shared\nfrom .rare import once\n\ndef mine():\n    return shared() + once()\n",
-             "pkg/rare.py": "def once():\n    return 2\n",
-             "pkg/other.py": "from .rare import once\n\ndef also():\n    return once()\n", **users}
+    users = {
+        f"pkg/user_{i}.py": f"from .common import shared\n\ndef use_{i}():\n    return shared()\n" for i in range(5)
+    }
+    files = {
+        "pkg/common.py": "def shared():\n    return 1\n",
+        "pkg/open.py": "from .common import shared\nfrom .rare import once\n\ndef mine():\n    return shared() + once()\n",
+        "pkg/rare.py": "def once():\n    return 2\n",
+        "pkg/other.py": "from .rare import once\n\ndef also():\n    return once()\n",
+        **users,
+    }
     index = indexed(tmp_path, files)
     every = index.graph.hops({"pkg/open.py"}, max_hops=2)
     capped = index.graph.hops({"pkg/open.py"}, max_hops=2, hub_links=3)
@@ -1072,19 +1196,22 @@ def test_g3_the_anchors_walk_reaches_a_hub_but_not_everyone_who_uses_it(tmp_path
     index.close()
 
 
-@pytest.mark.parametrize("text, parts", [
-    ("printer: fix color parsing", ["printer"]),
-    ("fix(binding): accept a pointer", ["binding"]),
-    ("feat(jsx)!: drop the old runtime", ["jsx"]),
-    ("net: ipv4: fix a leak", ["net", "ipv4"]),
-    ("ignore/walk: follow symlinks", ["ignore", "walk"]),
-    ("refac(axum-extra, axum-core): move rejections", ["axum-extra", "axum-core"]),
-    ("fix: a typo", []),  # what was done, not where
-    ("error: cannot find value `x` in this scope", []),  # pasted compiler output
-    ("Update jq_fuzz_load_file.c: Add missing include", []),  # a sentence, not a scope
-    ("how do I configure retries?", []),
-    ("see http://example.com: down", []),
-])
+@pytest.mark.parametrize(
+    "text, parts",
+    [
+        ("printer: fix color parsing", ["printer"]),
+        ("fix(binding): accept a pointer", ["binding"]),
+        ("feat(jsx)!: drop the old runtime", ["jsx"]),
+        ("net: ipv4: fix a leak", ["net", "ipv4"]),
+        ("ignore/walk: follow symlinks", ["ignore", "walk"]),
+        ("refac(axum-extra, axum-core): move rejections", ["axum-extra", "axum-core"]),
+        ("fix: a typo", []),  # what was done, not where
+        ("error: cannot find value `x` in this scope", []),  # pasted compiler output
+        ("Update jq_fuzz_load_file.c: Add missing include", []),  # a sentence, not a scope
+        ("how do I configure retries?", []),
+        ("see http://example.com: down", []),
+    ],
+)
 def test_a_scope_is_read_before_the_colon(text, parts):
     from repo_graph.ranking.scope import scope_parts
 
@@ -1100,7 +1227,9 @@ def test_a_scope_names_where_the_change_lives(tmp_path):
     body = 'def parse_color(spec):\n    """Parse a color {extra}spec."""\n    return spec\n'
     files = {
         "crates/printer/src/color.py": body.format(extra=""),
-        "crates/searcher/src/color.py": body.format(extra="parsing spec: fix the color spec parsing; parse the color spec "),
+        "crates/searcher/src/color.py": body.format(
+            extra="parsing spec: fix the color spec parsing; parse the color spec "
+        ),
         "crates/cli/src/args.py": "def args(argv):\n    return argv\n",
     }
     index = indexed(tmp_path, files)
@@ -1108,8 +1237,11 @@ def test_a_scope_names_where_the_change_lives(tmp_path):
     assert top("printer: fix color spec parsing") == "crates/printer/src/color.py"
     assert top("fix color spec parsing") == "crates/searcher/src/color.py"
     assert top("docs: fix color spec parsing") == "crates/searcher/src/color.py"
-    first_far = lambda text: next(c.node.path for c in ranking.rank(index, text, {"crates/cli/src/args.py"})  # noqa: E731
-                                  if c.node.path != "crates/cli/src/args.py")
+    first_far = lambda text: next(
+        c.node.path
+        for c in ranking.rank(index, text, {"crates/cli/src/args.py"})  # noqa: E731
+        if c.node.path != "crates/cli/src/args.py"
+    )
     assert first_far("printer: fix color spec parsing") == "crates/printer/src/color.py"
     assert first_far("fix color spec parsing") == "crates/searcher/src/color.py"
     assert index.store.paths_named("Printer", 10) == ["crates/printer/src/color.py"]
@@ -1118,18 +1250,23 @@ def test_a_scope_names_where_the_change_lives(tmp_path):
 
     assert scoped_files(index.store, "src: printer: fix it", 2) == {"crates/printer/src/color.py": 1.0}  # src: broad
     assert scoped_files(index.store, "printer/color: fix it", 10) == {
-        "crates/printer/src/color.py": 1.0, "crates/searcher/src/color.py": 0.5}
+        "crates/printer/src/color.py": 1.0,
+        "crates/searcher/src/color.py": 0.5,
+    }
     broad = replace(ranking.DEFAULT, scope_max_files=0)  # too broad: nothing changes
-    assert ranking.rank(index, "printer: fix color spec parsing", set(), weights=broad)[0].node.path == \
-        "crates/searcher/src/color.py"
+    assert (
+        ranking.rank(index, "printer: fix color spec parsing", set(), weights=broad)[0].node.path
+        == "crates/searcher/src/color.py"
+    )
     index.close()
 
 
 def test_an_index_from_before_the_directory_table_gets_one_on_open(tmp_path):
     import sqlite3
 
-    index = RepoIndex(make_repo(tmp_path / "dirs", {"a/b/c.py": "x = 1\n", "a/d.py": "y = 2\n"}),
-                      cache_dir=tmp_path / "cache")
+    index = RepoIndex(
+        make_repo(tmp_path / "dirs", {"a/b/c.py": "x = 1\n", "a/d.py": "y = 2\n"}), cache_dir=tmp_path / "cache"
+    )
     index.refresh()
     path = index.store.path
     index.close()
@@ -1147,19 +1284,27 @@ def test_code_copied_in_from_elsewhere_ranks_below_the_projects_own(provider_fac
     half (VENDORED_FACTOR), and it stays indexed for a question about it."""
     from indexer.walk import is_vendored
 
-    repo = make_repo(tmp_path / "vendored", {
-        "src/log.py": "def format_record(record):\n    \"\"\"Format a log record as one line: its time, its level, "
-                      "then what it says; every handler writes this.\"\"\"\n    return str(record)\n",
-        "third_party/logfmt/log.py": "def format_record(record):\n    \"\"\"Format a log record as one line."
-                                     "\"\"\"\n    return repr(record)\n",
-    })
+    repo = make_repo(
+        tmp_path / "vendored",
+        {
+            "src/log.py": 'def format_record(record):\n    """Format a log record as one line: its time, its level, '
+            'then what it says; every handler writes this."""\n    return str(record)\n',
+            "third_party/logfmt/log.py": 'def format_record(record):\n    """Format a log record as one line.'
+            '"""\n    return repr(record)\n',
+        },
+    )
     p = provider_factory(repo)
     p.handshake()
     frames = p.query(goal="format a log record as one line", max_frames=5)["result"]["frames"]
     ids = [f["id"] for f in frames]
     assert ids[0] == "src/log.py#format_record" and "third_party/logfmt/log.py#format_record" in ids
-    for vendored in ("vendor/decNumber/decNumber.c", "include/spdlog/fmt/bundled/core.h", "src/pip/_vendor/x.py",
-                     "deps/lua/src/lapi.c", "External/zlib/inflate.c"):
+    for vendored in (
+        "vendor/decNumber/decNumber.c",
+        "include/spdlog/fmt/bundled/core.h",
+        "src/pip/_vendor/x.py",
+        "deps/lua/src/lapi.c",
+        "External/zlib/inflate.c",
+    ):
         assert is_vendored(vendored), vendored
     for own in ("vendor.go", "src/vendors_api.py", "app/models/vendor.rb", "docs/deps.md"):
         assert not is_vendored(own), own

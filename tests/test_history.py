@@ -27,8 +27,11 @@ FILES = {
 
 
 def git(repo, *args):
-    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        check=True,
+        capture_output=True,
+    )
 
 
 def commit(repo, message, edits):
@@ -49,10 +52,19 @@ def history_repo(tmp_path):
     git(repo, "init", "-q")
     commit(repo, "start", {})
     for i in range(3):  # billing and ledger change together three times
-        commit(repo, f"fees {i}", {"app/billing.py": f"def charge(amount):\n    return amount + {i}\n",
-                                   "app/ledger.py": f"def record(entry):\n    return entry, {i}\n"})
-    commit(repo, "noise", {"app/unrelated.py": "def noise():\n    return 1\n",
-                           "app/other.py": "def other():\n    return 2\n"})
+        commit(
+            repo,
+            f"fees {i}",
+            {
+                "app/billing.py": f"def charge(amount):\n    return amount + {i}\n",
+                "app/ledger.py": f"def record(entry):\n    return entry, {i}\n",
+            },
+        )
+    commit(
+        repo,
+        "noise",
+        {"app/unrelated.py": "def noise():\n    return 1\n", "app/other.py": "def other():\n    return 2\n"},
+    )
     return repo
 
 
@@ -64,7 +76,9 @@ def test_co_changes_count_commits_that_changed_both(tmp_path):
     assert pairs[("app/other.py", "app/unrelated.py")] == commits(0, 4)
     assert pairs[("app/billing.py", "app/unrelated.py")] == commits(4)
     assert pairs[("app/billing.py", "app/unrelated.py")] < 1  # one commit, four back: a little less than one
-    assert history.read(repo / "app").pairs[("billing.py", "ledger.py")] == commits(1, 2, 3, 4)  # relative to a subdirectory
+    assert history.read(repo / "app").pairs[("billing.py", "ledger.py")] == commits(
+        1, 2, 3, 4
+    )  # relative to a subdirectory
 
 
 def test_a_moved_file_keeps_the_history_it_had_under_its_old_name(tmp_path):
@@ -74,8 +88,14 @@ def test_a_moved_file_keeps_the_history_it_had_under_its_old_name(tmp_path):
     (repo / "src").mkdir()
     git(repo, "mv", "app", "src/app")
     git(repo, "commit", "-q", "-m", "move")
-    commit(repo, "fees again", {"src/app/billing.py": "def charge(amount):\n    return -amount\n",
-                                "src/app/ledger.py": "def record(entry):\n    return entry, -1\n"})
+    commit(
+        repo,
+        "fees again",
+        {
+            "src/app/billing.py": "def charge(amount):\n    return -amount\n",
+            "src/app/ledger.py": "def record(entry):\n    return entry, -1\n",
+        },
+    )
     found = history.read(repo)
     assert found.pairs[("src/app/billing.py", "src/app/ledger.py")] == commits(0, 1, 3, 4, 5, 6)  # the move is 1
     assert ("app/billing.py", "app/ledger.py") not in found.pairs
@@ -111,8 +131,9 @@ def test_unanchored_a_match_in_a_file_changed_lately_leads(provider_factory, tmp
     frames = p.query(goal="retry policy attempts", kinds=["symbol"], max_frames=4)["result"]["frames"]
     ids = [f["id"] for f in frames]
     assert ids.index("app/z_hot.py#retry_policy") < ids.index("app/a_cold.py#retry_policy")
-    anchored = p.query(goal="retry policy attempts", kinds=["symbol"], max_frames=4,
-                       anchors=["app/a_cold.py"])["result"]["frames"]
+    anchored = p.query(goal="retry policy attempts", kinds=["symbol"], max_frames=4, anchors=["app/a_cold.py"])[
+        "result"
+    ]["frames"]
     assert anchored[0]["id"] == "app/a_cold.py#retry_policy"  # an anchor's own neighbourhood decides, not history
 
 
@@ -130,10 +151,16 @@ def test_history_is_read_again_when_head_moves_and_absent_without_git(tmp_path):
     repo = history_repo(tmp_path)
     index = RepoIndex(repo, cache_dir=tmp_path / "cache")
     index.refresh()
-    assert dict(index.store.co_changed("app/other.py")) == {"app/unrelated.py": commits(0, 4),
-                                                           "app/billing.py": commits(4), "app/ledger.py": commits(4)}
-    commit(repo, "again", {"app/unrelated.py": "def noise():\n    return 2\n",
-                           "app/other.py": "def other():\n    return 3\n"})
+    assert dict(index.store.co_changed("app/other.py")) == {
+        "app/unrelated.py": commits(0, 4),
+        "app/billing.py": commits(4),
+        "app/ledger.py": commits(4),
+    }
+    commit(
+        repo,
+        "again",
+        {"app/unrelated.py": "def noise():\n    return 2\n", "app/other.py": "def other():\n    return 3\n"},
+    )
     index.refresh()
     assert dict(index.store.co_changed("app/other.py"))["app/unrelated.py"] == commits(0, 1, 5)
     # An index whose history was read under other rules (an older release's) reads it again, HEAD unmoved.
@@ -165,11 +192,16 @@ def test_the_watcher_reads_history_again_once_head_has_moved(tmp_path):
     index.refresh()
     watcher = Watcher(index).start()
     try:
-        commit(repo, "again", {"app/unrelated.py": "def noise():\n    return 2\n",
-                               "app/other.py": "def other():\n    return 3\n"})
+        commit(
+            repo,
+            "again",
+            {"app/unrelated.py": "def noise():\n    return 2\n", "app/other.py": "def other():\n    return 3\n"},
+        )
         (repo / "app" / "later.py").write_text("def later():\n    return 4\n")  # the next change after the commit
-        eventually(lambda: dict(index.store.co_changed("app/other.py")).get("app/unrelated.py") == commits(0, 1, 5),
-                   "co-changes read again after the commit")
+        eventually(
+            lambda: dict(index.store.co_changed("app/other.py")).get("app/unrelated.py") == commits(0, 1, 5),
+            "co-changes read again after the commit",
+        )
     finally:
         watcher.stop()
         index.close()
@@ -177,16 +209,19 @@ def test_the_watcher_reads_history_again_once_head_has_moved(tmp_path):
 
 def test_a_files_commit_messages_become_its_words(tmp_path):
     repo = history_repo(tmp_path)
-    commit(repo, "Make the backoff jitter configurable\n\nSigned-off-by: Jane Roe <jane@example.com>\n"
-                 "See https://example.com/tracker/42",
-           {"app/billing.py": "def charge(amount):\n    return amount * 2\n"})
+    commit(
+        repo,
+        "Make the backoff jitter configurable\n\nSigned-off-by: Jane Roe <jane@example.com>\n"
+        "See https://example.com/tracker/42",
+        {"app/billing.py": "def charge(amount):\n    return amount * 2\n"},
+    )
     sweep = {f"app/gen_{i}.py": f"X = {i}\n" for i in range(31)}  # README: "none from a commit of more than 30 files"
     commit(repo, "Regenerate the flamingo tables", sweep)
     words = history.read(repo).words
     assert words["app/billing.py"]["backoff"] == 1 and words["app/billing.py"]["jitter"] == 1
     # "fees 0", "fees 1", "fees 2" (stemmed, as the code's terms are), each of two files:
     # README, "a commit of k files giving each k ** -0.5 of its words" (SAID_SPREAD)
-    assert words["app/billing.py"]["fee"] == pytest.approx(3 * 2 ** -0.5)
+    assert words["app/billing.py"]["fee"] == pytest.approx(3 * 2**-0.5)
     assert not {"jane", "roe", "sign", "signed", "example", "tracker"} & set(words["app/billing.py"])  # trailers, links
     assert "app/ledger.py" in words and "backoff" not in words["app/ledger.py"]
     assert not any("flamingo" in said for said in words.values())  # a sweeping commit says nothing of each file
@@ -212,15 +247,23 @@ def test_a_file_whose_past_changes_match_the_question_leads(provider_factory, tm
     alone would put the other first. A file whose code shares no word with the question
     is still found by its messages (SAID_FILES)."""
     same = "def retry_policy(attempts):\n    return attempts * {}\n"
-    repo = make_repo(tmp_path / "repo", {"app/a_plain.py": same.format(1), "app/z_said.py": same.format(1),
-                                         "app/pump.py": "def spin(level):\n    return level\n",
-                                         "app/valve.py": "def twist(turns):\n    return turns\n"})
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "app/a_plain.py": same.format(1),
+            "app/z_said.py": same.format(1),
+            "app/pump.py": "def spin(level):\n    return level\n",
+            "app/valve.py": "def twist(turns):\n    return turns\n",
+        },
+    )
     git(repo, "init", "-q")
     commit(repo, "start", {})
     for i in range(2, 4):
         commit(repo, f"Cap the retry policy's exponential backoff, take {i}", {"app/z_said.py": same.format(i)})
         commit(repo, f"Tidy up, take {i}", {"app/a_plain.py": same.format(i)})
-    commit(repo, "Throttle the sprinkler when the reservoir runs dry", {"app/pump.py": "def spin(level):\n    return 0\n"})
+    commit(
+        repo, "Throttle the sprinkler when the reservoir runs dry", {"app/pump.py": "def spin(level):\n    return 0\n"}
+    )
     p = provider_factory(repo)
     p.handshake()
     frames = p.query(goal="retry policy exponential backoff", kinds=["symbol"], max_frames=4)["result"]["frames"]
@@ -234,8 +277,13 @@ def test_a_question_weighs_the_messages_less_than_a_change_does(tmp_path):
     """The same words as a change request and as a how-to question: the node whose file's
     commits spoke of them matches better for the change (W_SAID), the node whose file's
     commits did not, better for the question (W_SAID_QUESTION, a third as much)."""
-    repo = make_repo(tmp_path / "repo", {"app/client.py": "def connect_timeout(seconds):\n    return seconds\n",
-                                         "app/plan.py": "def connect_timeout_plan(seconds):\n    return seconds\n"})
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "app/client.py": "def connect_timeout(seconds):\n    return seconds\n",
+            "app/plan.py": "def connect_timeout_plan(seconds):\n    return seconds\n",
+        },
+    )
     git(repo, "init", "-q")
     commit(repo, "start", {})
     commit(repo, "Fix the connect timeout", {"app/plan.py": "def connect_timeout_plan(seconds):\n    return 2\n"})

@@ -103,7 +103,7 @@ def test_http_shutdown_is_204_without_a_body_and_a_new_handshake_works(served, e
     assert served.proc.poll() is None
 
 
-@pytest.mark.parametrize("body", [b"[1, 2]", b'"a string"', b"garbage", b"", b"{\"type\": ", b"\xff\xfe"])
+@pytest.mark.parametrize("body", [b"[1, 2]", b'"a string"', b"garbage", b"", b'{"type": ', b"\xff\xfe"])
 def test_http_body_that_is_not_a_json_object_is_400_with_a_bad_request_envelope(served, envelope_validator, body):
     reply = post(served, body)
     assert reply.status == 400
@@ -113,9 +113,11 @@ def test_http_body_that_is_not_a_json_object_is_400_with_a_bad_request_envelope(
 
 
 def test_http_protocol_error_is_200_with_an_error_envelope_as_over_stdio(served, envelope_validator):
-    for envelope, code in [({"type": "nonsense", "id": "x1"}, "bad_request"),
-                           (query(request_id="x2", kinds=["video"]), "bad_request"),
-                           ({"type": "handshake", "protocol_version": "contextgraph/2.0"}, "incompatible_version")]:
+    for envelope, code in [
+        ({"type": "nonsense", "id": "x1"}, "bad_request"),
+        (query(request_id="x2", kinds=["video"]), "bad_request"),
+        ({"type": "handshake", "protocol_version": "contextgraph/2.0"}, "incompatible_version"),
+    ]:
         reply = post(served, envelope)
         assert reply.status == 200, envelope
         error = reply.json()
@@ -192,8 +194,19 @@ def test_http_s1_allow_remote_warns_it_is_reachable_and_still_needs_the_token(st
 # -- S2: Host and Origin (DNS rebinding) ---------------------------------------------
 
 
-@pytest.mark.parametrize("host", ["evil.example:{port}", "evil.example", "127.0.0.1:1", "127.0.0.2:{port}",
-                                  "localhost.evil.example:{port}", "127.0.0.1.nip.io:{port}", "[::1]:{port}", ""])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "evil.example:{port}",
+        "evil.example",
+        "127.0.0.1:1",
+        "127.0.0.2:{port}",
+        "localhost.evil.example:{port}",
+        "127.0.0.1.nip.io:{port}",
+        "[::1]:{port}",
+        "",
+    ],
+)
 def test_http_s2_host_header_naming_another_host_is_421(served, envelope_validator, host):
     reply = post(served, HANDSHAKE, host=host.format(port=served.port))
     assert reply.status == 421
@@ -210,8 +223,17 @@ def test_http_s2_localhost_with_the_port_is_accepted_on_loopback(served):
         assert post(served, HANDSHAKE, host=host).status == 200, host
 
 
-@pytest.mark.parametrize("origin", ["https://evil.example", "http://evil.example:{port}", "null",
-                                    "http://127.0.0.1:1", "https://127.0.0.1:{port}", "http://localhost:{port}"])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "https://evil.example",
+        "http://evil.example:{port}",
+        "null",
+        "http://127.0.0.1:1",
+        "https://127.0.0.1:{port}",
+        "http://localhost:{port}",
+    ],
+)
 def test_http_s2_origin_other_than_the_same_loopback_origin_is_403(served, envelope_validator, origin):
     reply = post(served, HANDSHAKE, headers=[("Origin", origin.format(port=served.port))])
     assert reply.status == 403  # the last: Host says 127.0.0.1, so localhost is another origin
@@ -317,8 +339,10 @@ def test_http_s4_other_paths_are_404_never_redirected(served, envelope_validator
     assert_answers(served, envelope_validator)
 
 
-@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded",
-                                          "multipart/form-data; boundary=x", "application/jsonx"])
+@pytest.mark.parametrize(
+    "content_type",
+    [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"],
+)
 def test_http_s4_body_not_sent_as_application_json_is_415(served, envelope_validator, content_type):
     reply = post(served, HANDSHAKE, content_type=content_type)
     assert reply.status == 415
@@ -341,8 +365,9 @@ def test_http_s4_content_length_over_8_mib_is_413_before_the_body_is_read(served
 def test_http_s4_chunked_body_over_8_mib_is_413(served, envelope_validator):
     chunk = b"x" * 65536
     with socket.create_connection(("127.0.0.1", served.port), timeout=60) as sock:
-        head = raw_request(served.port, headers=[("Authorization", f"Bearer {served.token}"),
-                                                 ("Transfer-Encoding", "chunked")])
+        head = raw_request(
+            served.port, headers=[("Authorization", f"Bearer {served.token}"), ("Transfer-Encoding", "chunked")]
+        )
         sock.sendall(head.replace(b"Content-Length: 0\r\n", b""))
         try:
             for _ in range(8 * 16 + 16):  # 9 MiB, and no end: the server must stop reading
@@ -361,11 +386,20 @@ def test_http_s4_a_body_of_8_mib_is_read_and_answered(served):
 
 
 def test_http_s4_no_response_carries_cors_headers(served):
-    replies = [post(served, HANDSHAKE), post(served, query()), post(served, {"type": "shutdown"}),
-               post(served, b"[]"), post(served, HANDSHAKE, token=None),
-               exchange(served.port, "OPTIONS", f"/cgp?token={served.token}",
-                        headers=[("Origin", "https://evil.example"), ("Access-Control-Request-Method", "POST")]),
-               post(served, HANDSHAKE, headers=[("Origin", "https://evil.example")])]
+    replies = [
+        post(served, HANDSHAKE),
+        post(served, query()),
+        post(served, {"type": "shutdown"}),
+        post(served, b"[]"),
+        post(served, HANDSHAKE, token=None),
+        exchange(
+            served.port,
+            "OPTIONS",
+            f"/cgp?token={served.token}",
+            headers=[("Origin", "https://evil.example"), ("Access-Control-Request-Method", "POST")],
+        ),
+        post(served, HANDSHAKE, headers=[("Origin", "https://evil.example")]),
+    ]
     for reply in replies:
         assert not any(name.startswith("access-control-") for name in reply.header_names), reply
         assert not 300 <= reply.status < 400
@@ -412,8 +446,14 @@ def test_http_s4_idle_connections_are_closed(impatient):
     with socket.create_connection(("127.0.0.1", impatient.port), timeout=30) as sock:
         assert closed_by_peer(sock)  # connected, sent nothing
     with socket.create_connection(("127.0.0.1", impatient.port), timeout=30) as sock:
-        sock.sendall(raw_request(impatient.port, body=json.dumps(HANDSHAKE).encode(), close=False,
-                                 headers=[("Authorization", f"Bearer {impatient.token}")]))
+        sock.sendall(
+            raw_request(
+                impatient.port,
+                body=json.dumps(HANDSHAKE).encode(),
+                close=False,
+                headers=[("Authorization", f"Bearer {impatient.token}")],
+            )
+        )
         assert read_response(sock).status == 200
         assert closed_by_peer(sock)  # kept alive, then idle
 
@@ -566,8 +606,12 @@ def test_http_port_already_taken_is_a_clear_error(start, served):
 @pytest.mark.conformance
 def test_http_conformance_suite_passes_10_with_the_3_stdio_only_checks_skipped(served):
     url = f"{served.url}?token={served.token}"
-    run = subprocess.run(["bash", str(SHARED / "cgp-conformance" / "run.sh"), "--http", url],
-                         capture_output=True, text=True, timeout=1200)
+    run = subprocess.run(
+        ["bash", str(SHARED / "cgp-conformance" / "run.sh"), "--http", url],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     report = run.stdout + run.stderr
     assert run.returncode == 0, report[-4000:]
     assert "10/13 passed, 3 skipped, 0 failed" in report, report[-4000:]

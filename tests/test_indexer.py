@@ -52,12 +52,20 @@ def test_f5_spans_cut_from_a_partial_split_are_the_spans_of_the_whole():
 
 
 def test_walk_honours_nested_gitignore_and_negation(tmp_path):
-    make_repo(tmp_path, {
-        ".gitignore": "*.log\nout/\n",
-        "a/.gitignore": "!keep.log\nsecret.py\n",
-        "a/keep.log": "x", "a/drop.log": "x", "a/secret.py": "x", "a/ok.py": "x",
-        "out/x.py": "x", ".git/config": "x", "b/c/d.py": "x",
-    })
+    make_repo(
+        tmp_path,
+        {
+            ".gitignore": "*.log\nout/\n",
+            "a/.gitignore": "!keep.log\nsecret.py\n",
+            "a/keep.log": "x",
+            "a/drop.log": "x",
+            "a/secret.py": "x",
+            "a/ok.py": "x",
+            "out/x.py": "x",
+            ".git/config": "x",
+            "b/c/d.py": "x",
+        },
+    )
     (tmp_path / "link").symlink_to(tmp_path / "a")  # a loop-prone symlink is never followed
     paths = sorted(f.path for f in walk(tmp_path))
     assert paths == [".gitignore", "a/.gitignore", "a/keep.log", "a/ok.py", "b/c/d.py"]
@@ -72,19 +80,37 @@ def test_walk_sees_the_tree_as_git_does_info_exclude_nested_rules_and_negations(
 
     if shutil.which("git") is None:
         pytest.skip("needs git, the oracle")
-    make_repo(tmp_path, {
-        ".gitignore": "*.log\nout/\n/rooted.py\n",
-        "a/.gitignore": "!keep.log\nsecret.py\n*.tmp\n!b/\n",
-        "a/keep.log": "x", "a/drop.log": "x", "a/secret.py": "x", "a/ok.py": "x", "a/x.tmp": "x",
-        "a/b/deep.py": "x", "a/b/deep.tmp": "x", "a/c/rooted.py": "x", "rooted.py": "x",
-        "local/notes.md": "x", "local/keep/also.md": "x", "scratch.py": "x", "src/main.py": "x",
-        "src/out/gen.py": "x", "b/c/d.py": "x",
-    })
+    make_repo(
+        tmp_path,
+        {
+            ".gitignore": "*.log\nout/\n/rooted.py\n",
+            "a/.gitignore": "!keep.log\nsecret.py\n*.tmp\n!b/\n",
+            "a/keep.log": "x",
+            "a/drop.log": "x",
+            "a/secret.py": "x",
+            "a/ok.py": "x",
+            "a/x.tmp": "x",
+            "a/b/deep.py": "x",
+            "a/b/deep.tmp": "x",
+            "a/c/rooted.py": "x",
+            "rooted.py": "x",
+            "local/notes.md": "x",
+            "local/keep/also.md": "x",
+            "scratch.py": "x",
+            "src/main.py": "x",
+            "src/out/gen.py": "x",
+            "b/c/d.py": "x",
+        },
+    )
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / ".git" / "info").mkdir(exist_ok=True)
     (tmp_path / ".git" / "info" / "exclude").write_text("# a clone's own ignores\nscratch.py\nlocal/*\n!local/keep/\n")
-    git_sees = subprocess.run(["git", "-C", str(tmp_path), "ls-files", "--others", "--exclude-standard"],
-                              capture_output=True, text=True, check=True).stdout.split()
+    git_sees = subprocess.run(
+        ["git", "-C", str(tmp_path), "ls-files", "--others", "--exclude-standard"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     assert "scratch.py" not in git_sees and "a/keep.log" in git_sees  # the oracle reads the rules as meant
     assert sorted(f.path for f in walk(tmp_path)) == sorted(git_sees)
 
@@ -136,8 +162,13 @@ def test_restructuredtext_sections_take_levels_in_the_order_styles_appear():
     secs = split_sections(RST, "docs/guide.rst")
     got = [(s.title, s.level, s.start_line, s.end_line) for s in secs]
     # `=` underlined is a style of its own, after `=` over- and underlined: a fourth level
-    assert got == [("Guide", 1, 1, 32), ("Install", 2, 13, 24), ("Configure", 2, 25, 32), ("Deep", 3, 27, 32),
-                   ("Reference", 4, 31, 32)]
+    assert got == [
+        ("Guide", 1, 1, 32),
+        ("Install", 2, 13, 24),
+        ("Configure", 2, 25, 32),
+        ("Deep", 3, 27, 32),
+        ("Reference", 4, 31, 32),
+    ]
     assert [secs[i].parent for i in range(5)] == [None, 0, 0, 2, 3]
     dashed = b"Guide\n-----\n\nText.\n"
     assert split_sections(dashed, "x.rst")[0].level == 1 and split_sections(dashed, "x.md")[0].level == 2  # setext
@@ -148,7 +179,11 @@ def test_python_symbols_have_ranges_docstrings_and_parents():
     registry = Registry()
     out = Extractor().extract(registry.for_path("x.py"), src)
     got = [(s.qualname, s.kind, s.start_line, s.end_line, s.doc) for s in out.symbols]
-    assert got == [("A", "class", 3, 9, "Doc of A."), ("A.m", "method", 6, 9, "m doc"), ("helper", "function", 11, 12, "")]
+    assert got == [
+        ("A", "class", 3, 9, "Doc of A."),
+        ("A.m", "method", 6, 9, "m doc"),
+        ("helper", "function", 11, 12, ""),
+    ]
     assert ("helper", "call") in {(r.name, r.kind) for r in out.references}
     assert [i.path for i in out.imports] == ["os"]
 
@@ -233,7 +268,15 @@ def test_terms_split_identifiers_the_same_from_text_or_bytes():
     from indexer.terms import _WORD, expand, terms, weighted_counts
 
     assert terms("RetryPolicy HTTPServer max_attempts") == [
-        "retrypolicy", "retry", "policy", "httpserver", "http", "server", "max", "attempt"]
+        "retrypolicy",
+        "retry",
+        "policy",
+        "httpserver",
+        "http",
+        "server",
+        "max",
+        "attempt",
+    ]
     rnd = random.Random(7)
     alphabet = list("aZq09_-.: \t\n\x1c\x85\xa0é€/") + ["\u2028", "\x00", "HTTP", "Server", "\ud800"]
     for _ in range(3000):
@@ -241,19 +284,23 @@ def test_terms_split_identifiers_the_same_from_text_or_bytes():
         assert terms(text) == list(chain.from_iterable(map(expand, _WORD.findall(text)))), text
         raw = bytes(rnd.choice(b"aZ09_ .\n\xc3\xa9\xff\xe2\x82") for _ in range(rnd.randint(0, 24)))
         assert weighted_counts([(1.0, raw), (3.0, text)]) == weighted_counts(
-            [(1.0, raw.decode("utf-8", "replace")), (3.0, text)]), raw
+            [(1.0, raw.decode("utf-8", "replace")), (3.0, text)]
+        ), raw
 
 
-@pytest.mark.parametrize("words, stem", [
-    ("configure configured configuring configuration configurations", "configur"),
-    ("generate generated generating generation", "gener"),
-    ("allocate allocated allocation", "alloc"),
-    ("validate validated validation", "valid"),
-    ("create created creating creation", "creat"),
-    ("repeat repeated repeating", "repeat"),
-    ("format formatted formatting", "format"),
-    ("relate related relation", "relat"),
-])
+@pytest.mark.parametrize(
+    "words, stem",
+    [
+        ("configure configured configuring configuration configurations", "configur"),
+        ("generate generated generating generation", "gener"),
+        ("allocate allocated allocation", "alloc"),
+        ("validate validated validation", "valid"),
+        ("create created creating creation", "creat"),
+        ("repeat repeated repeating", "repeat"),
+        ("format formatted formatting", "format"),
+        ("relate related relation", "relat"),
+    ],
+)
 def test_a_words_forms_meet_at_one_stem(words, stem):
     """A question says "generation" where the code says `generate`: both must give one term."""
     from indexer.terms import terms
@@ -264,11 +311,14 @@ def test_a_words_forms_meet_at_one_stem(words, stem):
 def test_a_terms_counts_come_from_the_index_and_its_rows_can_be_read_for_some_files(tmp_path):
     """A query orders its terms by how many nodes have them and reads a common term
     only for the files its rarer terms found: both without reading every row."""
-    make_repo(tmp_path, {
-        "a.py": "def one():\n    return backoff\n\ndef two():\n    return backoff\n",
-        "b.py": "def three():\n    return backoff\n",
-        "c.py": "def four():\n    return 1\n",
-    })
+    make_repo(
+        tmp_path,
+        {
+            "a.py": "def one():\n    return backoff\n\ndef two():\n    return backoff\n",
+            "b.py": "def three():\n    return backoff\n",
+            "c.py": "def four():\n    return 1\n",
+        },
+    )
     index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
     index.refresh()
     store = index.store
@@ -291,17 +341,22 @@ def test_postings_are_exact_per_node_and_leave_with_their_file(tmp_path):
     # BM25F field weights (indexer/parse.py): a name counts 3, a signature 1.5, a body 1.
     w_name, w_signature, w_body = 3.0, 1.5, 1.0
 
-    make_repo(tmp_path, {
-        "a.py": "def retry_policy():\n    return backoff + backoff\n",
-        "b.py": "def other():\n    return backoff\n",
-    })
+    make_repo(
+        tmp_path,
+        {
+            "a.py": "def retry_policy():\n    return backoff + backoff\n",
+            "b.py": "def other():\n    return backoff\n",
+        },
+    )
     index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
     index.refresh()
     nodes, files, tf, _length = index.store.term_postings("backoff")
     ids = index.store.ids_of_rowids(int(n) for n in nodes)
     got = {ids[int(n)]: float(t) for n, t in zip(nodes, tf)}
     assert got["a.py#retry_policy"] == w_body * 2 and got["b.py#other"] == w_body * 1
-    assert {ids[int(n)].partition("#")[0] for n in nodes} == set(index.store.ids_of_rowids(int(f) for f in files).values())
+    assert {ids[int(n)].partition("#")[0] for n in nodes} == set(
+        index.store.ids_of_rowids(int(f) for f in files).values()
+    )
     nodes, _, tf, _ = index.store.term_postings("retry")
     assert [index.store.ids_of_rowids([int(nodes[0])])[int(nodes[0])]] == ["a.py#retry_policy"]
     # "retry" in the name, in the signature line and in the body (its own lines)
@@ -318,10 +373,13 @@ def test_postings_are_exact_per_node_and_leave_with_their_file(tmp_path):
 def test_uses_are_kept_once_per_file_and_leave_with_it(tmp_path):
     """A file's uses are one packed row: each (user, name, kind) once, read back with
     the user's full id, and the name index finds the file until the file goes."""
-    make_repo(tmp_path, {
-        "a.py": "def helper():\n    return 1\n\ndef caller():\n    helper()\n    helper()\n    return helper()\n",
-        "b.py": "from a import helper\n\nhelper()\n",
-    })
+    make_repo(
+        tmp_path,
+        {
+            "a.py": "def helper():\n    return 1\n\ndef caller():\n    helper()\n    helper()\n    return helper()\n",
+            "b.py": "from a import helper\n\nhelper()\n",
+        },
+    )
     index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
     index.refresh()
     uses = index.store.uses_of(["a.py"])
@@ -340,8 +398,12 @@ def test_uses_are_kept_once_per_file_and_leave_with_it(tmp_path):
 def test_uses_pack_round_trip_drops_what_it_cannot_hold():
     from indexer.uses import pack, unpack
 
-    refs = [("p.go", "fmt", "call", 3), ("p.go#T.m", "x", None, 4), ("p.go#T.m", "x", None, 9),
-            ("p.go#f", "bad\x1fname", "call", 5)]
+    refs = [
+        ("p.go", "fmt", "call", 3),
+        ("p.go#T.m", "x", None, 4),
+        ("p.go#T.m", "x", None, 9),
+        ("p.go#f", "bad\x1fname", "call", 5),
+    ]
     packed, names = pack("p.go", refs)
     assert unpack("p.go", packed) == [("p.go", "p.go", "fmt", "call"), ("p.go", "p.go#T.m", "x", None)]
     assert names == ["fmt", "x"]
@@ -363,7 +425,12 @@ def test_a_parsed_file_crosses_to_the_writer_whole():
     assert all(type(n) is NodeRow for n in back.nodes)
     assert [n._asdict() for n in back.nodes] == [n._asdict() for n in record.nodes]
     assert back.nodes[2].id == "pkg/retry.py#Policy.backoff" and back.nodes[2].doc == "Delay."
-    assert (back.postings, back.uses, back.used, back.imports) == (record.postings, record.uses, record.used, record.imports)
+    assert (back.postings, back.uses, back.used, back.imports) == (
+        record.postings,
+        record.uses,
+        record.used,
+        record.imports,
+    )
 
 
 def test_a_node_row_reads_back_as_written_whatever_its_columns_repeat(tmp_path):
@@ -378,14 +445,19 @@ def test_a_node_row_reads_back_as_written_whatever_its_columns_repeat(tmp_path):
     by_id = {n.id: n for n in record.nodes}
     assert by_id["pkg/retry.py"].content_digest is None  # a file is no frame
     assert by_id["pkg/retry.py#top"].title != by_id["pkg/retry.py#top"].name  # pkg.retry.top
-    assert by_id["pkg/retry.py#Policy.backoff"].content_digest != by_id["pkg/retry.py#Policy.backoff"].digest  # not UTF-8
+    assert (
+        by_id["pkg/retry.py#Policy.backoff"].content_digest != by_id["pkg/retry.py#Policy.backoff"].digest
+    )  # not UTF-8
     odd = record.nodes[-1]._replace(id="pkg/retry.py#same", title=record.nodes[-1].name)
     store = Store(tmp_path / "index.sqlite3")
     state = FileState("pkg/retry.py", len(source), 0, 0, record.digest, "python", "ok", "", "")
     with store.transaction():
-        store.put_files([(state, record.nodes + [odd], record.postings, (record.uses, record.used), record.imports, "")])
+        store.put_files(
+            [(state, record.nodes + [odd], record.postings, (record.uses, record.used), record.imports, "")]
+        )
     assert [n._asdict() for n in store.nodes_in_file("pkg/retry.py")] == [
-        n._asdict() for n in sorted(record.nodes + [odd], key=lambda n: n.start_line)]
+        n._asdict() for n in sorted(record.nodes + [odd], key=lambda n: n.start_line)
+    ]
     elided = store.db.execute("SELECT count(*) FROM nodes WHERE title IS NULL OR content_digest IS NULL").fetchone()[0]
     assert elided >= 2  # the space is saved where the columns repeat
     store.close()
@@ -394,11 +466,14 @@ def test_a_node_row_reads_back_as_written_whatever_its_columns_repeat(tmp_path):
 def test_priors_are_replaced_whole_and_kept_by_a_reindexed_node(tmp_path):
     """The PageRank prior lives in its own table by node id: a recomputation replaces
     it, a file indexed again keeps its nodes' priors, and SQL orders by it."""
-    make_repo(tmp_path, {
-        "core.py": "def base():\n    return 1\n\n\ndef unused():\n    return 0\n",
-        "a.py": "from core import base\n\n\ndef one():\n    return base()\n",
-        "b.py": "from core import base\n\n\ndef two():\n    return base() + base()\n",
-    })
+    make_repo(
+        tmp_path,
+        {
+            "core.py": "def base():\n    return 1\n\n\ndef unused():\n    return 0\n",
+            "a.py": "from core import base\n\n\ndef one():\n    return base()\n",
+            "b.py": "from core import base\n\n\ndef two():\n    return base() + base()\n",
+        },
+    )
     index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
     index.refresh()
     store = index.store
@@ -424,12 +499,15 @@ def test_the_overview_from_the_best_by_prior_is_the_overview_of_every_node(tmp_p
     from indexer import store as store_mod
 
     lib = "".join(f'def util_{i}():\n    """Helper {i}."""\n    return {i}\n\n\n' for i in range(6))
-    make_repo(tmp_path, {
-        "README.md": "# Project\n\nWhat it is.\n\n## Usage\n\nCall `util_1`.\n",
-        "docs/guide.md": "# Guide\n\nSee `util_2` and `util_3`.\n",
-        "pkg/lib.py": lib + "def bare():\n    return 0\n",
-        "pkg/app.py": "from pkg.lib import util_1, util_2\n\n\ndef main():\n    return util_1() + util_2() + util_2()\n",
-    })
+    make_repo(
+        tmp_path,
+        {
+            "README.md": "# Project\n\nWhat it is.\n\n## Usage\n\nCall `util_1`.\n",
+            "docs/guide.md": "# Guide\n\nSee `util_2` and `util_3`.\n",
+            "pkg/lib.py": lib + "def bare():\n    return 0\n",
+            "pkg/app.py": "from pkg.lib import util_1, util_2\n\n\ndef main():\n    return util_1() + util_2() + util_2()\n",
+        },
+    )
     index = RepoIndex(tmp_path, cache_dir=tmp_path / ".cache")
     index.refresh()
     store = index.store
@@ -512,7 +590,7 @@ def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_pat
         "priv/static/app.cjs.js": "class Socket {}\n/*# sourceMappingURL=app.cjs.js.map */",
         "priv/static/app.min.js": minified,
         "priv/static/app.js": "var App = (() => {\n  var __defProp = Object.defineProperty;\n"
-                              "  class Socket {}\n  return Socket;\n})();\n",  # esbuild's bundle, no map
+        "  class Socket {}\n  return Socket;\n})();\n",  # esbuild's bundle, no map
         "dist/main.js": "/******/ (() => { // webpackBootstrap\n/******/ \tvar __webpack_modules__ = ({});\n})();\n",
         "notes.js": "// a build ends with //# sourceMappingURL=x.map\nexport const n = 1;\n",
         "tool.py": "def f():\n    return 1\n# sourceMappingURL=f.map\n",
@@ -520,10 +598,16 @@ def test_minified_bundles_and_source_mapped_build_output_are_not_indexed(tmp_pat
     index = RepoIndex(make_repo(tmp_path / "gen", files), cache_dir=tmp_path / "cache")
     assert index.refresh().generated == 5
     status = {path: index.store.file_state(path).status for path in files}
-    assert status == {"assets/js/socket.js": "ok", "priv/static/app.mjs": "generated",
-                      "priv/static/app.cjs.js": "generated", "priv/static/app.min.js": "generated",
-                      "priv/static/app.js": "generated", "dist/main.js": "generated",
-                      "notes.js": "ok", "tool.py": "ok"}
+    assert status == {
+        "assets/js/socket.js": "ok",
+        "priv/static/app.mjs": "generated",
+        "priv/static/app.cjs.js": "generated",
+        "priv/static/app.min.js": "generated",
+        "priv/static/app.js": "generated",
+        "dist/main.js": "generated",
+        "notes.js": "ok",
+        "tool.py": "ok",
+    }
     assert [n.path for n in index.store.find_by_name("Socket")] == ["assets/js/socket.js"]
     before = index._extraction()
     index.rules_table = upgrades.bumped("generated", "next")
@@ -543,9 +627,9 @@ def test_code_a_tool_generated_is_indexed_and_weighs_less_than_the_code_people_w
     written = "package api\n\n// RetryPolicy says how often a call is tried again.\ntype RetryPolicy struct{}\n"
     files = {
         "api/zz_client.pb.go": "// Code generated by protoc-gen-go. DO NOT EDIT.\n// source: api.proto\n\n"
-                               "package api\n\n// RetryPolicyConfig: the retry policy of a call, how often a call is tried; "
-                               "a retry policy says how often it is tried.\n"
-                               "type RetryPolicyConfig struct{}\n",
+        "package api\n\n// RetryPolicyConfig: the retry policy of a call, how often a call is tried; "
+        "a retry policy says how often it is tried.\n"
+        "type RetryPolicyConfig struct{}\n",
         "api/policy.go": written,
         "gen/model.py": "# @generated by a tool\nclass Model:\n    pass\n",
         "docs/how.md": "# Notes\n\nDocs that say DO NOT EDIT code generated by hand are docs.\n",
@@ -553,8 +637,12 @@ def test_code_a_tool_generated_is_indexed_and_weighs_less_than_the_code_people_w
     index = RepoIndex(make_repo(tmp_path / "gen", files), cache_dir=tmp_path / "cache")
     index.refresh()
     kinds = {p: index.store.node(p).sym_kind for p in files}
-    assert kinds == {"api/zz_client.pb.go": "generated", "api/policy.go": None, "gen/model.py": "generated",
-                     "docs/how.md": None}
+    assert kinds == {
+        "api/zz_client.pb.go": "generated",
+        "api/policy.go": None,
+        "gen/model.py": "generated",
+        "docs/how.md": None,
+    }
     assert [n.id for n in index.store.find_by_name("RetryPolicyConfig")] == ["api/zz_client.pb.go#RetryPolicyConfig"]
     question = "retry policy how often a call is tried"
     assert ranking.rank(index, question, set())[0].node.path == "api/policy.go"
@@ -567,8 +655,10 @@ def test_a_cpp_header_named_dot_h_is_read_as_cpp_and_a_c_header_stays_c(tmp_path
     """Most C++ projects name their headers `.h`: read with C's grammar, a class and its
     methods are syntax errors and no symbols. And most mark their API with a macro the
     grammar cannot expand (`class LOG_API logger`), which hid the class from it."""
-    repo = make_repo(tmp_path / "r", {
-        "include/log/logger.h": """\
+    repo = make_repo(
+        tmp_path / "r",
+        {
+            "include/log/logger.h": """\
             #pragma once
             #include <string>
 
@@ -585,7 +675,7 @@ def test_a_cpp_header_named_dot_h_is_read_as_cpp_and_a_c_header_stays_c(tmp_path
             LOG_INLINE void set_default(logger *l) { l->flush(); }
             }
             """,
-        "src/list.h": """\
+            "src/list.h": """\
             #ifdef __cplusplus
             extern "C" {
             #endif
@@ -596,7 +686,8 @@ def test_a_cpp_header_named_dot_h_is_read_as_cpp_and_a_c_header_stays_c(tmp_path
             }
             #endif
             """,
-    })
+        },
+    )
     index = RepoIndex(repo, cache_dir=tmp_path / "cache")
     index.refresh()
     languages = index.store.indexed_files()

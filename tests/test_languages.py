@@ -15,8 +15,30 @@ SPECS = sorted(REGISTRY.languages.values(), key=lambda s: s.name)
 
 # The README's "22 languages", as it names them; OCaml's `.mli` interfaces have a
 # grammar of their own (ocaml_interface).
-README_LANGUAGES = {"python", "javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp", "csharp", "ruby",
-                    "php", "bash", "lua", "kotlin", "swift", "scala", "elixir", "zig", "haskell", "ocaml", "dart"}
+README_LANGUAGES = {
+    "python",
+    "javascript",
+    "typescript",
+    "tsx",
+    "go",
+    "rust",
+    "java",
+    "c",
+    "cpp",
+    "csharp",
+    "ruby",
+    "php",
+    "bash",
+    "lua",
+    "kotlin",
+    "swift",
+    "scala",
+    "elixir",
+    "zig",
+    "haskell",
+    "ocaml",
+    "dart",
+}
 
 
 def test_the_twenty_two_languages_the_readme_names_are_registered():
@@ -68,8 +90,11 @@ def test_a_receiver_that_is_not_utf8_keeps_the_files_symbols():
     indexer/extract.py, not by a query predicate, which would fail the whole file's
     query on a receiver that is a Latin-1 string."""
     spec = REGISTRY.languages["python"]
-    out = Extractor().extract(spec, b'class Config:\n    def load(self):\n        return "\xff".join([])\n\n\n'
-                                    b'def run():\n    return Config.load()\n')
+    out = Extractor().extract(
+        spec,
+        b'class Config:\n    def load(self):\n        return "\xff".join([])\n\n\n'
+        b"def run():\n    return Config.load()\n",
+    )
     assert not out.warnings
     assert {s.qualname for s in out.symbols} >= {"Config", "Config.load", "run"}
     assert {r.name for r in out.references} >= {"join", "Config.load"}
@@ -79,12 +104,14 @@ def test_a_file_without_a_last_newline_parses_whole():
     """A directive that ends a file (`#pragma warning restore 618`, no newline after)
     is a syntax error to a grammar that ends directives with a newline: a file
     Newtonsoft.Json has by the dozen was reported partial for it."""
-    source = (b"#pragma warning disable 618\nnamespace App\n{\n    public class Store\n    {\n"
-              b"        public int Count() { return 0; }\n    }\n}\n#pragma warning restore 618")
+    source = (
+        b"#pragma warning disable 618\nnamespace App\n{\n    public class Store\n    {\n"
+        b"        public int Count() { return 0; }\n    }\n}\n#pragma warning restore 618"
+    )
     out = Extractor().extract(REGISTRY.languages["csharp"], source)
     assert not out.warnings
     count = next(s for s in out.symbols if s.qualname.endswith("Store.Count"))
-    assert source[count.start_byte:count.end_byte] == b"public int Count() { return 0; }"
+    assert source[count.start_byte : count.end_byte] == b"public int Count() { return 0; }"
     python = Extractor().extract(REGISTRY.languages["python"], b"def f():\n    return 1")
     assert not python.warnings and [(s.name, s.start_line, s.end_line) for s in python.symbols] == [("f", 1, 2)]
 

@@ -37,13 +37,18 @@ TOOLS = {"get_context", "get_symbol", "related", "verify", "index_status"}
 BIGGER_FILES = dict(FIXTURE_FILES)
 for _n in range(6):
     BIGGER_FILES[f"src/retry_strategies_{_n}.py"] = "\n\n".join(
-        f'def retry_strategy_{_n}_{i}(policy, attempt):\n'
+        f"def retry_strategy_{_n}_{i}(policy, attempt):\n"
         f'    """Retry strategy {i}: how long the policy waits before attempt number `attempt`."""\n'
-        f'    delay = policy.backoff_ms * ({i} + attempt)\n'
-        f'    return min(delay, policy.max_attempts * 1000)\n' for i in range(12))
+        f"    delay = policy.backoff_ms * ({i} + attempt)\n"
+        f"    return min(delay, policy.max_attempts * 1000)\n"
+        for i in range(12)
+    )
 # A wide table: many bytes to a token, so a full answer outgrows a pipe's 64 KiB.
 BIGGER_FILES["docs/strategies.md"] = "# Retry strategy delays\n\n" + "".join(
-    f"| retry_strategy_{n}_{i} {' ' * 60} | policy delay {n + i:>4} ms {' ' * 60} |\n" for n in range(6) for i in range(12))
+    f"| retry_strategy_{n}_{i} {' ' * 60} | policy delay {n + i:>4} ms {' ' * 60} |\n"
+    for n in range(6)
+    for i in range(12)
+)
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +64,12 @@ def bigger_repo(tmp_path) -> Path:
 
 
 def params(repo: Path, home: Path, env: dict | None = None, args=()) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "repo_graph", "mcp", str(repo), *args],
-                                 env=host_env(home, env), cwd=str(REPO_ROOT))
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "repo_graph", "mcp", str(repo), *args],
+        env=host_env(home, env),
+        cwd=str(REPO_ROOT),
+    )
 
 
 @asynccontextmanager
@@ -89,6 +98,7 @@ def text_of(result) -> str:
 def recount(tokenizer, result) -> int:
     """The whole result as a host receives it: the text and the compact JSON of the
     structured content, cl100k_base."""
+
     def count(s: str) -> int:
         return tokenizer.count(s, hashlib.sha256(s.encode()).hexdigest())
 
@@ -112,13 +122,14 @@ def rehash(frame: dict) -> str:
     spans = []
     for part in frame["lines"].split(","):
         first, _, last = part.removeprefix("L").partition("-")
-        spans.append(b"".join(data[int(first) - 1:int(last or first)]))
+        spans.append(b"".join(data[int(first) - 1 : int(last or first)]))
     return "sha256:" + hashlib.sha256(b"".join(spans)).hexdigest()
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_the_five_tools_are_listed_read_only_with_schemas_and_cost_little_to_list(repo, home, tmp_path, mode,
-                                                                                  tokenizer):
+def test_the_five_tools_are_listed_read_only_with_schemas_and_cost_little_to_list(
+    repo, home, tmp_path, mode, tokenizer
+):
     async def go():
         with open(tmp_path / "stderr", "w") as errlog:
             async with connected(params(repo, home), errlog, mode) as session:
@@ -139,12 +150,17 @@ def test_the_five_tools_are_listed_read_only_with_schemas_and_cost_little_to_lis
 
 @pytest.mark.parametrize("mode", MODES)
 def test_every_get_context_result_fits_its_budget_recounted_and_its_citations_rehash_from_disk(
-        bigger_repo, home, tmp_path, mode, tokenizer):
-    asks = [dict(goal="how does the retry policy wait between attempts", max_tokens=b) for b in (1000, 1300, 2000, 4000)]
-    asks += [dict(goal="retry strategy delay", anchors=["src/config.py"], max_tokens=1200, max_frames=30),
-             dict(goal="retry policy", kinds=["doc"], max_tokens=1000),
-             dict(goal="retry policy backoff"),  # the default budget
-             dict(goal="retry strategy", max_tokens=20000, max_frames=64)]
+    bigger_repo, home, tmp_path, mode, tokenizer
+):
+    asks = [
+        dict(goal="how does the retry policy wait between attempts", max_tokens=b) for b in (1000, 1300, 2000, 4000)
+    ]
+    asks += [
+        dict(goal="retry strategy delay", anchors=["src/config.py"], max_tokens=1200, max_frames=30),
+        dict(goal="retry policy", kinds=["doc"], max_tokens=1000),
+        dict(goal="retry policy backoff"),  # the default budget
+        dict(goal="retry strategy", max_tokens=20000, max_frames=64),
+    ]
 
     async def go():
         with open(tmp_path / "stderr", "w") as errlog:
@@ -172,22 +188,40 @@ def test_get_context_sends_a_prefix_of_the_cgp_answer_for_the_same_budget(bigger
     async def go():
         with open(tmp_path / "stderr", "w") as errlog:
             async with connected(params(bigger_repo, home), errlog) as session:
-                return [(await session.call_tool("get_context", {"goal": goal, "max_tokens": b, "max_frames": 10}))
-                        .structured_content for b in (1000, 2000, 6000)]
+                return [
+                    (
+                        await session.call_tool("get_context", {"goal": goal, "max_tokens": b, "max_frames": 10})
+                    ).structured_content
+                    for b in (1000, 2000, 6000)
+                ]
 
     for data in run(go):
         cgp = subprocess.run(
-            [sys.executable, "-m", "repo_graph", "query", str(bigger_repo), goal, "--json", "--max-frames", "10",
-             "--max-tokens", str(data["query_max_tokens"])],
-            capture_output=True, env=host_env(home), cwd=str(REPO_ROOT), check=True)
+            [
+                sys.executable,
+                "-m",
+                "repo_graph",
+                "query",
+                str(bigger_repo),
+                goal,
+                "--json",
+                "--max-frames",
+                "10",
+                "--max-tokens",
+                str(data["query_max_tokens"]),
+            ],
+            capture_output=True,
+            env=host_env(home),
+            cwd=str(REPO_ROOT),
+            check=True,
+        )
         order = [f["id"] for f in json.loads(cgp.stdout)["result"]["frames"]]
         sent = [f["frame_id"] for f in data["frames"]]
-        assert sent and sent == order[:len(sent)]
+        assert sent and sent == order[: len(sent)]
         assert data["offered"] == len(order)
 
 
-def test_an_edit_makes_verify_say_stale_and_the_next_answer_show_it_and_a_delete_makes_it_gone(
-        repo, home, tmp_path):
+def test_an_edit_makes_verify_say_stale_and_the_next_answer_show_it_and_a_delete_makes_it_gone(repo, home, tmp_path):
     config = repo / "src" / "config.py"
 
     async def go():
@@ -195,8 +229,10 @@ def test_an_edit_makes_verify_say_stale_and_the_next_answer_show_it_and_a_delete
             async with connected(params(repo, home, args=["--no-watch"]), errlog) as session:
                 first = await session.call_tool("get_context", {"goal": "retry policy delay", "kinds": ["symbol"]})
                 delay = await session.call_tool("get_symbol", {"symbol": "RetryPolicy.delay"})
-                cited = [{k: f[k] for k in ("frame_id", "content_digest")}
-                         for f in first.structured_content["frames"] + delay.structured_content["frames"][:1]]
+                cited = [
+                    {k: f[k] for k in ("frame_id", "content_digest")}
+                    for f in first.structured_content["frames"] + delay.structured_content["frames"][:1]
+                ]
                 before = await session.call_tool("verify", {"citations": cited})
                 config.write_text(config.read_text().replace("2 ** attempt", "3 ** attempt"))
                 after = await session.call_tool("verify", {"citations": cited})
@@ -225,17 +261,26 @@ def test_get_symbol_shows_the_symbol_its_relations_and_on_request_its_neighbours
     async def go():
         with open(tmp_path / "stderr", "w") as errlog:
             async with connected(params(repo, home), errlog, "legacy") as session:
-                return [await session.call_tool("get_symbol", a) for a in (
-                    {"symbol": "RetryPolicy"}, {"symbol": "src/config.py#RetryPolicy"},
-                    {"symbol": uri}, {"symbol": "RetryPolicy", "with_neighbors": True, "max_tokens": 3000})]
+                return [
+                    await session.call_tool("get_symbol", a)
+                    for a in (
+                        {"symbol": "RetryPolicy"},
+                        {"symbol": "src/config.py#RetryPolicy"},
+                        {"symbol": uri},
+                        {"symbol": "RetryPolicy", "with_neighbors": True, "max_tokens": 3000},
+                    )
+                ]
 
     by_name, by_id, by_uri, with_neighbours = run(go)
     for result in (by_name, by_id):
         frame = assert_within_budget(tokenizer, result, 8000)["frames"][0]
         assert frame["frame_id"] == "src/config.py#RetryPolicy"
         assert "class RetryPolicy" in frame["content"]
-        assert {"rel": "repo-graph:documented-by", "target_uri": (repo / "README.md").resolve().as_uri()
-                + "#retry-policy", "display_name": "retry-policy (README.md)"} in frame["relations"]
+        assert {
+            "rel": "repo-graph:documented-by",
+            "target_uri": (repo / "README.md").resolve().as_uri() + "#retry-policy",
+            "display_name": "retry-policy (README.md)",
+        } in frame["relations"]
         assert "relations: " in text_of(result) and "documented-by retry-policy (README.md)" in text_of(result)
     assert by_uri.structured_content["frames"][0]["frame_id"] == "src/config.py#load_config"
     data = assert_within_budget(tokenizer, with_neighbours, 3000)
@@ -260,8 +305,10 @@ def test_related_answers_each_relation_from_the_graph(repo, home, tmp_path, toke
     async def go():
         with open(tmp_path / "stderr", "w") as errlog:
             async with connected(params(repo, home), errlog) as session:
-                return {k: await session.call_tool("related", {"anchor": k[0], "relation": k[1], "max_tokens": 2000})
-                        for k in asks}
+                return {
+                    k: await session.call_tool("related", {"anchor": k[0], "relation": k[1], "max_tokens": 2000})
+                    for k in asks
+                }
 
     for (anchor, relation), result in run(go).items():
         data = assert_within_budget(tokenizer, result, 2000)
@@ -304,13 +351,18 @@ def test_invalid_arguments_are_clear_tool_errors_and_serving_goes_on(repo, home,
 
 def test_concurrent_calls_are_each_answered_whole_and_alike(bigger_repo, home, tmp_path, tokenizer):
     calls = [("get_context", {"goal": "retry strategy delay", "max_tokens": 1500})] * 4
-    calls += [("get_symbol", {"symbol": "RetryPolicy"}), ("related", {"anchor": "RetryPolicy", "relation": "members"}),
-              ("index_status", {}), ("get_context", {"goal": "logging", "kinds": ["doc"], "max_tokens": 1000})] * 2
+    calls += [
+        ("get_symbol", {"symbol": "RetryPolicy"}),
+        ("related", {"anchor": "RetryPolicy", "relation": "members"}),
+        ("index_status", {}),
+        ("get_context", {"goal": "logging", "kinds": ["doc"], "max_tokens": 1000}),
+    ] * 2
 
     async def go():
         results = [None] * len(calls)
         with open(tmp_path / "stderr", "w") as errlog:
             async with connected(params(bigger_repo, home), errlog) as session:
+
                 async def one(i, name, args):
                     results[i] = await session.call_tool(name, args)
 
@@ -329,9 +381,12 @@ def test_concurrent_calls_are_each_answered_whole_and_alike(bigger_repo, home, t
 
 
 def test_calls_during_the_first_index_are_answered_and_say_how_far_it_is(tmp_path, home, tokenizer):
-    files = {f"pkg{i % 40}/mod{i}.py": "".join(
-        f'def widget_{i}_{j}(x):\n    """Scale widget {i} part {j}."""\n    return x * {j}\n\n\n' for j in range(4))
-        for i in range(4000)}
+    files = {
+        f"pkg{i % 40}/mod{i}.py": "".join(
+            f'def widget_{i}_{j}(x):\n    """Scale widget {i} part {j}."""\n    return x * {j}\n\n\n' for j in range(4)
+        )
+        for i in range(4000)
+    }
     repo = make_repo(tmp_path / "large", files)
 
     async def go():
@@ -377,7 +432,8 @@ def test_stdout_carries_json_rpc_only_whatever_prints_to_fd_1(bigger_repo, home,
     server has claimed the wire; an answer larger than the pipe arrives whole."""
     guard = tmp_path / "noise"
     guard.mkdir()
-    (guard / "sitecustomize.py").write_text(textwrap.dedent('''\
+    (guard / "sitecustomize.py").write_text(
+        textwrap.dedent("""\
         import os, subprocess, sys, threading, time
         if "mcp" in sys.argv:
             wire = os.fstat(1)
@@ -390,18 +446,44 @@ def test_stdout_carries_json_rpc_only_whatever_prints_to_fd_1(bigger_repo, home,
                     subprocess.run(["sh", "-c", "echo child-noise"])
                     time.sleep(0.05)
             threading.Thread(target=noise, daemon=True).start()
-        '''))
+        """)
+    )
     env = host_env(home, {"PYTHONPATH": f"{guard}:{REPO_ROOT}"})
-    proc = subprocess.Popen([sys.executable, "-m", "repo_graph", "mcp", str(bigger_repo)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=str(REPO_ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repo_graph", "mcp", str(bigger_repo)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=str(REPO_ROOT),
+    )
     messages = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_context", "arguments": {
-            "goal": "retry strategy delays", "anchors": ["docs/strategies.md"], "max_tokens": 20000,
-            "max_frames": 64}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {
+                "name": "get_context",
+                "arguments": {
+                    "goal": "retry strategy delays",
+                    "anchors": ["docs/strategies.md"],
+                    "max_tokens": 20000,
+                    "max_frames": 64,
+                },
+            },
+        },
         {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "index_status", "arguments": {}}},
     ]
     received, sizes = [], []
@@ -450,9 +532,23 @@ def test_the_quality_benchmark_runs_its_cases_through_get_context_as_a_prefix_of
     on the MCP server, in process), which checks its frames against CGP's order."""
     repo = _history(tmp_path / "repo")
     out = tmp_path / "q.json"
-    proc = subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "quality.py"), str(repo), "--systems",
-                           "repo-graph,repo-graph:mcp", "--tmp", str(tmp_path), "--save", str(out)],
-                          capture_output=True, text=True, timeout=300, cwd=str(REPO_ROOT))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "benchmarks" / "quality.py"),
+            str(repo),
+            "--systems",
+            "repo-graph,repo-graph:mcp",
+            "--tmp",
+            str(tmp_path),
+            "--save",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=str(REPO_ROOT),
+    )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(out.read_text())["repositories"][0]
     assert report["cases"] and all("repo-graph:mcp" in c["results"] for c in report["cases"])

@@ -25,9 +25,27 @@ def peak_rss_kib(repo, cache, tmp_path) -> int:
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
     )
     out = subprocess.run(
-        [sys.executable, "-c", probe, sys.executable, "-m", "repo_graph", "index", str(repo),
-         "--cache-dir", str(cache), "--jobs", "1", "-q"],
-        capture_output=True, text=True, env=host_env(tmp_path), cwd=REPO_ROOT, check=True, timeout=600,
+        [
+            sys.executable,
+            "-c",
+            probe,
+            sys.executable,
+            "-m",
+            "repo_graph",
+            "index",
+            str(repo),
+            "--cache-dir",
+            str(cache),
+            "--jobs",
+            "1",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        env=host_env(tmp_path),
+        cwd=REPO_ROOT,
+        check=True,
+        timeout=600,
     )
     return int(out.stdout.strip())
 
@@ -40,5 +58,7 @@ def test_peak_memory_does_not_grow_with_the_source(tmp_path):
     # ~33 MiB more source; the largest file is ~8 KiB. Memory may grow by buffers
     # of a few files, never by the source as a whole.
     print(f"peak RSS {small / 1024:.0f} -> {large / 1024:.0f} MiB")
-    assert growth_mib < 0.1 * extra_source_mib, f"peak RSS grew {growth_mib:.0f} MiB for {extra_source_mib:.0f} MiB more source"
+    assert growth_mib < 0.1 * extra_source_mib, (
+        f"peak RSS grew {growth_mib:.0f} MiB for {extra_source_mib:.0f} MiB more source"
+    )
     assert large / 1024 < 250, f"peak RSS {large / 1024:.0f} MiB"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .conftest import REPO_ROOT
 
-SITECUSTOMIZE = '''
+SITECUSTOMIZE = """
 import socket
 import sys
 
@@ -18,7 +18,7 @@ socket.socket.connect = _refuse
 socket.socket.connect_ex = _refuse
 socket.create_connection = _refuse
 socket.getaddrinfo = _refuse
-'''
+"""
 
 
 def test_provider_answers_with_the_network_cut(repo, provider_factory, tmp_path):

@@ -21,8 +21,12 @@ from .test_watch import eventually
 
 
 def generated_repo(root: Path, n: int) -> Path:
-    files = {f"mod{i // 100}/m{i}.py": "".join(f"def fn_{i}_{j}(value):\n    \"\"\"Return value plus {j}.\"\"\"\n"
-                                               f"    return value + {j}\n\n" for j in range(30)) for i in range(n)}
+    files = {
+        f"mod{i // 100}/m{i}.py": "".join(
+            f'def fn_{i}_{j}(value):\n    """Return value plus {j}."""\n    return value + {j}\n\n' for j in range(30)
+        )
+        for i in range(n)
+    }
     files["mod0/needle.py"] = "def unique_needle_function():\n    return 'found'\n"
     return make_repo(root, files)
 
@@ -37,8 +41,13 @@ def rehash_ok(frame) -> bool:
 def test_sigkill_mid_index_then_restart_answers_correctly(tmp_path, provider_factory):
     repo = generated_repo(tmp_path / "repo", 1500)
     cache = tmp_path / "cache"
-    proc = subprocess.Popen([sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
-                            env=host_env(tmp_path), cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
+        env=host_env(tmp_path),
+        cwd=REPO_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
     def some_files_committed():
         dbs = list(cache.glob("*.sqlite3"))
@@ -72,8 +81,13 @@ def test_sigkill_mid_index_then_restart_answers_correctly(tmp_path, provider_fac
 def test_serve_on_an_indexed_repository_loads_instead_of_parsing(tmp_path, provider_factory):
     repo = generated_repo(tmp_path / "repo", 50)
     cache = tmp_path / "cache"
-    subprocess.run([sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
-                   env=host_env(tmp_path), cwd=REPO_ROOT, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
+        env=host_env(tmp_path),
+        cwd=REPO_ROOT,
+        check=True,
+        capture_output=True,
+    )
     p = provider_factory(repo, args=["--cache-dir", str(cache)])
     p.handshake()
     assert p.query(goal="unique needle")["result"]["frames"]
@@ -107,8 +121,12 @@ def test_two_providers_share_one_repository_while_files_change(tmp_path, provide
             assert frames[0]["id"] == "mod0/needle.py#unique_needle_function"
             assert f"return {round_}" in frames[0]["content"] and rehash_ok(frames[0])
     for p in (a, b):
-        eventually(lambda p=p: any(f["id"] == "mod0/live4.py#live_function_4"
-                                   for f in p.query(goal="live function 4")["result"]["frames"]), "new file seen")
+        eventually(
+            lambda p=p: any(
+                f["id"] == "mod0/live4.py#live_function_4" for f in p.query(goal="live function 4")["result"]["frames"]
+            ),
+            "new file seen",
+        )
     with sqlite3.connect(next(cache.glob("*.sqlite3"))) as con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
@@ -121,10 +139,13 @@ def test_a_stop_between_writing_files_and_resolving_their_links_is_repaired_next
     from indexer.index import RepoIndex
     from indexer.resolve import Resolver
 
-    repo = make_repo(tmp_path / "repo", {
-        "a.py": "def helper():\n    return 1\n",
-        "b.py": "from a import helper\n\n\ndef caller():\n    return helper()\n",
-    })
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "a.py": "def helper():\n    return 1\n",
+            "b.py": "from a import helper\n\n\ndef caller():\n    return helper()\n",
+        },
+    )
     call = ("b.py#caller", "a.py#helper", "code.calls")
 
     def stop(*args, **kwargs):
@@ -172,10 +193,16 @@ def linked_repo(root: Path, n: int, per_file: int = 10) -> Path:
     files = {f"pkg{k}/__init__.py": "" for k in range((n + 99) // 100)}
     for i in range(n):
         prev = i - 1
-        head = f"from pkg{prev // 100}.m{prev} import {', '.join(f'fn_{prev}_{j}' for j in range(per_file))}\n" if i else ""
-        body = "".join(f"\n\ndef fn_{i}_{j}(value):\n    \"\"\"Step {j} of module {i}.\"\"\"\n"
-                       + (f"    return fn_{prev}_{j}(value) + {j}\n" if i else f"    return value + {j}\n")
-                       for j in range(per_file))
+        head = (
+            f"from pkg{prev // 100}.m{prev} import {', '.join(f'fn_{prev}_{j}' for j in range(per_file))}\n"
+            if i
+            else ""
+        )
+        body = "".join(
+            f'\n\ndef fn_{i}_{j}(value):\n    """Step {j} of module {i}."""\n'
+            + (f"    return fn_{prev}_{j}(value) + {j}\n" if i else f"    return value + {j}\n")
+            for j in range(per_file)
+        )
         files[f"pkg{i // 100}/m{i}.py"] = head + body
     return make_repo(root, files)
 
@@ -200,8 +227,9 @@ def test_a_sigkill_while_links_are_resolved_is_repaired_by_the_next_run(tmp_path
     total = sum(1 for p in repo.rglob("*.py"))
     cache = tmp_path / "cache"
     command = [sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"]
-    proc = subprocess.Popen(command, env=host_env(tmp_path), cwd=REPO_ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        command, env=host_env(tmp_path), cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
 
     def resolving():
         dbs = list(cache.glob("*.sqlite3"))
@@ -231,8 +259,10 @@ def test_a_sigkill_while_links_are_resolved_is_repaired_by_the_next_run(tmp_path
     assert links.get("code.calls") == (n - 1) * 10 and links.get("code.imports") == n - 1
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        last = con.execute("SELECT count(*) FROM links WHERE src=? AND dst=? AND rel='code.calls'",
-                           (f"pkg14/m{n - 1}.py#fn_{n - 1}_9", f"pkg14/m{n - 2}.py#fn_{n - 2}_9")).fetchone()[0]
+        last = con.execute(
+            "SELECT count(*) FROM links WHERE src=? AND dst=? AND rel='code.calls'",
+            (f"pkg14/m{n - 1}.py#fn_{n - 1}_9", f"pkg14/m{n - 2}.py#fn_{n - 2}_9"),
+        ).fetchone()[0]
     assert last == 1
 
 
@@ -247,11 +277,14 @@ def test_files_extracted_under_other_rules_are_parsed_again(tmp_path):
     from indexer import upgrades
     from indexer.index import RepoIndex
 
-    repo = make_repo(tmp_path / "repo", {
-        "pkg/__init__.py": "",
-        "pkg/retry.py": "class RetryPolicy:\n    def delay(self):\n        return 1\n",
-        "docs/guide.md": "# Retries\n\nSee `RetryPolicy`.\n",
-    })
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/retry.py": "class RetryPolicy:\n    def delay(self):\n        return 1\n",
+            "docs/guide.md": "# Retries\n\nSee `RetryPolicy`.\n",
+        },
+    )
     index = RepoIndex(repo, cache_dir=tmp_path / "cache")
     index.refresh()
     index.close()
@@ -295,11 +328,14 @@ def test_an_index_from_an_older_release_takes_up_what_this_one_reads_and_resolve
     resolution rules are made again, though no file changed."""
     from indexer.index import RepoIndex
 
-    repo = make_repo(tmp_path / "repo", {
-        "pkg/__init__.py": "",
-        "pkg/retry.py": "class RetryPolicy:\n    pass\n",
-        "docs/guide.rst": "Retries\n=======\n\nSee :class:`pkg.retry.RetryPolicy`.\n",
-    })
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/retry.py": "class RetryPolicy:\n    pass\n",
+            "docs/guide.rst": "Retries\n=======\n\nSee :class:`pkg.retry.RetryPolicy`.\n",
+        },
+    )
     documents = ("docs/guide.rst#retries", "pkg/retry.py#RetryPolicy", "doc.documents")
     index = RepoIndex(repo, cache_dir=tmp_path / "cache")
     index.refresh()
@@ -315,8 +351,10 @@ def test_an_index_from_an_older_release_takes_up_what_this_one_reads_and_resolve
         con.execute("UPDATE files SET status='unsupported', language=NULL WHERE path='docs/guide.rst'")
         con.execute("UPDATE meta SET value='.md .py' WHERE key='readable'")
         con.execute("UPDATE meta SET value='1' WHERE key='resolve_rules'")
-        con.execute("UPDATE meta SET value='{\"generation\": \"3\", \"counts\": {}}' WHERE key='counts'")  # its form
-        con.execute("INSERT INTO links VALUES('pkg/retry.py', 'pkg/retry.py#RetryPolicy', 'pkg/retry.py', 'code.calls')")
+        con.execute('UPDATE meta SET value=\'{"generation": "3", "counts": {}}\' WHERE key=\'counts\'')  # its form
+        con.execute(
+            "INSERT INTO links VALUES('pkg/retry.py', 'pkg/retry.py#RetryPolicy', 'pkg/retry.py', 'code.calls')"
+        )
     con.close()
     again = RepoIndex(repo, cache_dir=tmp_path / "cache")
     summary = again.refresh()

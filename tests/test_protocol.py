@@ -115,7 +115,9 @@ def test_d1_f5_a_file_that_is_not_utf8_digests_the_content_sent_and_the_bytes_on
     from .conftest import make_repo
 
     repo = make_repo(tmp_path / "repo", {"README.md": "# Legacy\n"})
-    (repo / "legacy.py").write_bytes(b"def legacy_greeting():\n    # caf\xe9 au lait, in Latin-1\n    return 'bonjour'\n")
+    (repo / "legacy.py").write_bytes(
+        b"def legacy_greeting():\n    # caf\xe9 au lait, in Latin-1\n    return 'bonjour'\n"
+    )
     p = provider_factory(repo)
     p.handshake()
     frame = next(f for f in frames_of(p.query(goal="legacy greeting")) if f["id"] == "legacy.py#legacy_greeting")
@@ -202,9 +204,20 @@ def test_g4_own_target_uri_works_as_anchor(provider):
 
 @pytest.mark.parametrize(
     "anchor",
-    ["src/config.py", "./src/config.py", "{root}/src/config.py", "{uri}/src/config.py", "src", "RetryPolicy",
-     "config.RetryPolicy", "src.config.RetryPolicy", "src::config::RetryPolicy", "\\src\\config\\RetryPolicy",
-     "config.RetryPolicy.delay", "src/config.py#RetryPolicy.delay"],
+    [
+        "src/config.py",
+        "./src/config.py",
+        "{root}/src/config.py",
+        "{uri}/src/config.py",
+        "src",
+        "RetryPolicy",
+        "config.RetryPolicy",
+        "src.config.RetryPolicy",
+        "src::config::RetryPolicy",
+        "\\src\\config\\RetryPolicy",
+        "config.RetryPolicy.delay",
+        "src/config.py#RetryPolicy.delay",
+    ],
 )
 def test_g4_anchored_frames_rank_first_for_every_anchor_form(provider, repo, anchor):
     anchor = anchor.format(root=repo, uri=repo.as_uri())
@@ -245,7 +258,9 @@ def test_verify_edited_file_is_stale_and_deleted_file_is_gone(provider, repo):
         by_path.setdefault(uri_path(f["provenance"][0]["uri"]).name, f)
     edited, deleted = by_path["config.py"], by_path["deploy.md"]
     config = repo / "src" / "config.py"
-    config.write_text(config.read_text().replace("2 ** attempt", "3 ** attempt").replace("(path)", "(path, strict=True)"))
+    config.write_text(
+        config.read_text().replace("2 ** attempt", "3 ** attempt").replace("(path)", "(path, strict=True)")
+    )
     (repo / "docs" / "deploy.md").unlink()
     reply = provider.ask({"type": "verify", "request": {"frames": [_identity(edited), _identity(deleted)]}})
     stale, gone = reply["response"]["verdicts"]
@@ -268,18 +283,28 @@ def test_h4_correlation_id_is_echoed_on_every_reply(provider):
 
 
 def test_u1_unknown_members_are_ignored(provider):
-    reply = provider.ask({"type": "query", "future": 1, "query": {"goal": "retry", "max_frames": 2,
-                                                                   "max_tokens": 500, "new_field": [1]}})
+    reply = provider.ask(
+        {"type": "query", "future": 1, "query": {"goal": "retry", "max_frames": 2, "max_tokens": 500, "new_field": [1]}}
+    )
     assert frames_of(reply)
 
 
 @pytest.mark.parametrize(
     "line",
-    [b"garbage", b"[1,2]", b"\xff\xfe not utf-8", b'{"type":"query"}', b'{"type":"warp"}', b"{}", b'"str"',
-     b'{"type":"query","query":{"goal":"x","max_frames":"8","max_tokens":10}}',
-     b'{"type":"query","query":{"goal":"x","max_frames":-1,"max_tokens":10}}',
-     b'{"type":"query","query":{"goal":"x","max_frames":1,"max_tokens":10,"as_of":"yesterday"}}',
-     b'{"type":"verify","request":{"frames":[{"frame_id":1}]}}', b'{"type":"handshake"}'],
+    [
+        b"garbage",
+        b"[1,2]",
+        b"\xff\xfe not utf-8",
+        b'{"type":"query"}',
+        b'{"type":"warp"}',
+        b"{}",
+        b'"str"',
+        b'{"type":"query","query":{"goal":"x","max_frames":"8","max_tokens":10}}',
+        b'{"type":"query","query":{"goal":"x","max_frames":-1,"max_tokens":10}}',
+        b'{"type":"query","query":{"goal":"x","max_frames":1,"max_tokens":10,"as_of":"yesterday"}}',
+        b'{"type":"verify","request":{"frames":[{"frame_id":1}]}}',
+        b'{"type":"handshake"}',
+    ],
 )
 def test_r1_bad_line_is_bad_request_and_serving_goes_on(provider, line):
     provider.send_raw(line + b"\n")
@@ -342,7 +367,8 @@ sys.addaudithook(_noise)
 
 
 def test_stdout_carries_only_envelopes_though_library_code_and_a_child_print_mid_query(
-        provider_factory, repo, tmp_path):
+    provider_factory, repo, tmp_path
+):
     library = tmp_path / "site"
     library.mkdir()
     (library / "sitecustomize.py").write_text(NOISY_LIBRARY)
@@ -381,8 +407,10 @@ def test_handshake_is_immediate_and_an_early_query_waits_for_the_first_index(pro
 
     from .conftest import make_repo
 
-    repo = make_repo(tmp_path / "repo", {"pkg/target.py": "def needle_in_haystack():\n    return 42\n",
-                                         "pkg/other.py": "def hay():\n    return 0\n"})
+    repo = make_repo(
+        tmp_path / "repo",
+        {"pkg/target.py": "def needle_in_haystack():\n    return 42\n", "pkg/other.py": "def hay():\n    return 0\n"},
+    )
     cache = tmp_path / "cache"
     db = db_path_for(repo, cache)
     db.parent.mkdir(parents=True)
@@ -394,8 +422,13 @@ def test_handshake_is_immediate_and_an_early_query_waits_for_the_first_index(pro
         assert p.handshake("contextgraph/1.0")["type"] == "handshake_ack"  # while the index cannot be opened
         # (one request at a time: a second reply read along with the first would wait in
         # the pipe reader's buffer, where select cannot see it)
-        p.send({"type": "query", "id": "early", "query": {"goal": "needle in haystack", "max_frames": 3,
-                                                             "max_tokens": 500}})
+        p.send(
+            {
+                "type": "query",
+                "id": "early",
+                "query": {"goal": "needle in haystack", "max_frames": 3, "max_tokens": 500},
+            }
+        )
         held, _, _ = select.select([p.proc.stdout], [], [], 1.0)
         assert not held, "answered while the index could not be built"  # nothing to answer from yet
     finally:
@@ -409,9 +442,13 @@ def test_handshake_is_immediate_and_an_early_query_waits_for_the_first_index(pro
 def test_b1_a_class_too_big_for_the_budget_comes_as_its_header(provider_factory, tmp_path):
     from .conftest import make_repo
 
-    methods = "".join(f"    def handler_{i}(self, request):\n        \"\"\"Handle case {i}.\"\"\"\n"
-                      + "".join(f"        step_{j} = request.value + {j}\n" for j in range(12)) + "\n" for i in range(12))
-    repo = make_repo(tmp_path / "big", {"server.py": f"class RequestRouter:\n    \"\"\"Routes requests.\"\"\"\n\n{methods}"})
+    methods = "".join(
+        f'    def handler_{i}(self, request):\n        """Handle case {i}."""\n'
+        + "".join(f"        step_{j} = request.value + {j}\n" for j in range(12))
+        + "\n"
+        for i in range(12)
+    )
+    repo = make_repo(tmp_path / "big", {"server.py": f'class RequestRouter:\n    """Routes requests."""\n\n{methods}'})
     p = provider_factory(repo)
     p.handshake()
     frames = frames_of(p.query(goal="RequestRouter routes requests", max_tokens=400, max_frames=3))
@@ -420,7 +457,9 @@ def test_b1_a_class_too_big_for_the_budget_comes_as_its_header(provider_factory,
     assert "step_3" not in header["content"]  # bodies left out
     assert sum(max(f["token_cost"], f["canonical_token_cost"]) for f in frames) <= 400
     # every span of the header is real bytes on disk, each with its own provenance
-    assert header["content"].encode() == b"".join(addressed_bytes(pv["uri"], pv["range"]) for pv in header["provenance"])
+    assert header["content"].encode() == b"".join(
+        addressed_bytes(pv["uri"], pv["range"]) for pv in header["provenance"]
+    )
     for pv in header["provenance"]:
         assert pv["digest"] == "sha256:" + hashlib.sha256(addressed_bytes(pv["uri"], pv["range"])).hexdigest()
     identity = {"provider_id": "repo-graph", "frame_id": header["id"], "content_digest": header["content_digest"]}
@@ -433,10 +472,16 @@ def test_b1_a_class_too_big_for_the_budget_comes_as_its_header(provider_factory,
 def test_b_one_file_does_not_take_the_whole_budget_when_others_are_relevant(provider_factory, tmp_path):
     from .conftest import make_repo
 
-    many = "".join(f"def retry_helper_{i}(attempt):\n    \"\"\"Retry helper {i}.\"\"\"\n    return attempt * {i}\n\n"
-                   for i in range(60))
-    repo = make_repo(tmp_path / "div", {"helpers.py": many,
-                                         "policy.py": "def retry_policy(attempt):\n    \"\"\"The retry policy.\"\"\"\n    return attempt\n"})
+    many = "".join(
+        f'def retry_helper_{i}(attempt):\n    """Retry helper {i}."""\n    return attempt * {i}\n\n' for i in range(60)
+    )
+    repo = make_repo(
+        tmp_path / "div",
+        {
+            "helpers.py": many,
+            "policy.py": 'def retry_policy(attempt):\n    """The retry policy."""\n    return attempt\n',
+        },
+    )
     p = provider_factory(repo)
     p.handshake()
     # Every helper outranks the policy (they match "helper" too) and together they
@@ -456,8 +501,9 @@ def test_b_one_file_does_not_take_the_whole_budget_when_others_are_relevant(prov
         assert sum(i.startswith("helpers.py") for i in ids) == max_frames - 1
 
 
-def test_a_query_that_waits_too_long_for_the_first_index_gets_unavailable_then_an_answer(provider_factory, repo,
-                                                                                         tmp_path):
+def test_a_query_that_waits_too_long_for_the_first_index_gets_unavailable_then_an_answer(
+    provider_factory, repo, tmp_path
+):
     """The README's bounded wait, made slow honestly: the index's last run stopped before
     it was complete, and another process holds the database's write lock, so this
     provider's first index cannot finish. A query waits its bound (25 s), gets
@@ -469,8 +515,13 @@ def test_a_query_that_waits_too_long_for_the_first_index_gets_unavailable_then_a
     from .conftest import REPO_ROOT, host_env
 
     cache = tmp_path / "cache"
-    subprocess.run([sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
-                   env=host_env(tmp_path), cwd=REPO_ROOT, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
+        env=host_env(tmp_path),
+        cwd=REPO_ROOT,
+        check=True,
+        capture_output=True,
+    )
     (db,) = cache.glob("*.sqlite3")
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("DELETE FROM meta WHERE key='complete'")  # as a first index stopped halfway leaves it

@@ -20,8 +20,14 @@ from .conftest import REPO_ROOT, assert_schema_valid, host_env
 
 
 def _cli(home: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "repo_graph", *args], capture_output=True, text=True,
-                          env=host_env(home), cwd=str(REPO_ROOT), timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "repo_graph", *args],
+        capture_output=True,
+        text=True,
+        env=host_env(home),
+        cwd=str(REPO_ROOT),
+        timeout=timeout,
+    )
 
 
 def _repo(tmp_path: Path, files: dict[str, str], git: bool = False) -> Path:
@@ -33,8 +39,9 @@ def _repo(tmp_path: Path, files: dict[str, str], git: bool = False) -> Path:
     if git:
         subprocess.run(["git", "init", "-q", str(repo)], check=True)
         subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
-        subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"],
-                       check=True)
+        subprocess.run(
+            ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], check=True
+        )
     return repo
 
 
@@ -44,6 +51,7 @@ def _db(home: Path) -> Path:
 
 
 # -- 3. every answer whole ----------------------------------------------------------------
+
 
 def test_write_all_puts_every_byte_of_a_large_line_through_a_slow_pipe_while_children_exit():
     """The way it broke: a reader that takes little per read, another thread starting
@@ -79,11 +87,15 @@ def test_write_all_puts_every_byte_of_a_large_line_through_a_slow_pipe_while_chi
     assert bytes(got) == b"".join(lines)
 
 
-def test_r1_a_slow_host_under_load_gets_500_whole_answers_while_the_watcher_is_busy(tmp_path, provider_factory,
-                                                                                     envelope_validator):
+def test_r1_a_slow_host_under_load_gets_500_whole_answers_while_the_watcher_is_busy(
+    tmp_path, provider_factory, envelope_validator
+):
     body = "\n".join(f"    value_{i} = compute_{i}(argument_{i}) + adjust_{i}" for i in range(120))
-    repo = _repo(tmp_path, {f"pkg/mod{n}.py": f"def handler_{n}(request):\n{body}\n    return value_0\n"
-                            for n in range(40)}, git=True)
+    repo = _repo(
+        tmp_path,
+        {f"pkg/mod{n}.py": f"def handler_{n}(request):\n{body}\n    return value_0\n" for n in range(40)},
+        git=True,
+    )
     p = provider_factory(repo)
     assert p.query(goal="handler")["type"] == "frames"  # the first index is done; the watcher runs
     busy = threading.Event()
@@ -99,8 +111,17 @@ def test_r1_a_slow_host_under_load_gets_500_whole_answers_while_the_watcher_is_b
 
     def ask_all():
         for n in range(queries):
-            p.send({"type": "query", "id": f"q{n}", "query": {
-                "goal": f"handler request value compute adjust {n % 40}", "max_frames": 40, "max_tokens": 40_000}})
+            p.send(
+                {
+                    "type": "query",
+                    "id": f"q{n}",
+                    "query": {
+                        "goal": f"handler request value compute adjust {n % 40}",
+                        "max_frames": 40,
+                        "max_tokens": 40_000,
+                    },
+                }
+            )
 
     churner, asker = threading.Thread(target=churn), threading.Thread(target=ask_all)
     churner.start()
@@ -129,6 +150,7 @@ def test_r1_a_slow_host_under_load_gets_500_whole_answers_while_the_watcher_is_b
 
 # -- 5. an edit that keeps size and mtime ------------------------------------------------
 
+
 def test_d1_an_edit_that_keeps_size_and_mtime_is_seen_across_restarts(tmp_path, home, provider_factory):
     repo = _repo(tmp_path, {"a.py": "def stamp_fn():\n    return 'AAAA'\n"})
     assert _cli(home, "index", "--json", str(repo)).returncode == 0
@@ -141,11 +163,20 @@ def test_d1_an_edit_that_keeps_size_and_mtime_is_seen_across_restarts(tmp_path, 
     os.utime(repo / "a.py", ns=(st.st_atime_ns, st.st_mtime_ns))
     assert (repo / "a.py").stat().st_size == st.st_size and (repo / "a.py").stat().st_ino == st.st_ino
     p = provider_factory(repo, args=["--no-watch"])
-    reply = p.ask({"type": "verify", "request": {"frames": [
-        {"provider_id": "repo-graph", "frame_id": frame["id"], "content_digest": frame["content_digest"]}]}})
+    reply = p.ask(
+        {
+            "type": "verify",
+            "request": {
+                "frames": [
+                    {"provider_id": "repo-graph", "frame_id": frame["id"], "content_digest": frame["content_digest"]}
+                ]
+            },
+        }
+    )
     assert reply["response"]["verdicts"][0]["status"] == "stale"
-    assert "BBBB" in next(f for f in p.query(goal="stamp_fn")["result"]["frames"] if f["id"] == "a.py#stamp_fn")[
-        "content"]
+    assert (
+        "BBBB" in next(f for f in p.query(goal="stamp_fn")["result"]["frames"] if f["id"] == "a.py#stamp_fn")["content"]
+    )
     assert p.close() == 0
     summary = json.loads(_cli(home, "index", "--json", str(repo)).stdout)
     assert summary["unchanged"] == 1  # the provider already took the new bytes in
@@ -162,6 +193,7 @@ def test_an_edit_that_keeps_size_and_mtime_is_parsed_by_the_next_index(tmp_path,
 
 
 # -- 6. a damaged cache -----------------------------------------------------------------
+
 
 def _damage(db: Path, how: str) -> None:
     data = bytearray(db.read_bytes())
@@ -217,6 +249,7 @@ def test_serve_on_a_damaged_cache_rebuilds_it_and_answers(tmp_path, home, provid
 
 
 # -- 7. no process outlives us ------------------------------------------------------------
+
 
 def _children(pid: int) -> set[int]:
     found = set()
@@ -283,8 +316,13 @@ def test_r2_no_process_outlives_serve_stopped_during_its_first_index(tmp_path, p
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_no_process_outlives_index_stopped_by_a_signal_and_one_line_says_so(tmp_path, home, sig):
     repo = _big_repo(tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "repo_graph", "index", "--quiet", str(repo)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=host_env(home), cwd=str(REPO_ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repo_graph", "index", "--quiet", str(repo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=host_env(home),
+        cwd=str(REPO_ROOT),
+    )
     kids = _wait_for_workers(proc.pid, 2)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=120)
@@ -307,6 +345,7 @@ def test_a_fast_shutdown_prints_no_traceback(tmp_path, provider_factory):
 
 # -- 8. errors a person can read --------------------------------------------------------------
 
+
 def test_an_unusable_cache_dir_is_one_line_naming_it(tmp_path, home):
     repo = _repo(tmp_path, {"a.py": "x = 1\n"})
     blocker = tmp_path / "a-file"
@@ -321,8 +360,10 @@ def test_an_unusable_cache_dir_is_one_line_naming_it(tmp_path, home):
 def tiny_disk(tmp_path):
     mount = tmp_path / "tiny"
     mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(mount)],
-                      capture_output=True).returncode != 0:
+    if (
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(mount)], capture_output=True).returncode
+        != 0
+    ):
         pytest.skip("mounting a small tmpfs needs root (it stands for a full disk)")
     yield mount
     subprocess.run(["umount", "-l", str(mount)])
@@ -339,18 +380,27 @@ def test_a_full_disk_is_one_line_naming_the_cause_and_the_file(tmp_path, home, t
 
 # -- 9. bad input is bad_request ----------------------------------------------------------------
 
+
 def test_r1_bad_input_gets_bad_request_quoting_only_a_short_prefix(tmp_path, provider_factory):
     p = provider_factory(_repo(tmp_path, {"a.py": "def f():\n    pass\n"}))
     long_anchor = "d/" * 3000 + "x.py"
-    for query in ({"anchors": [long_anchor]}, {"anchors": ["a\0b"]}, {"as_of": "2026-13-45T99:99:99Z"},
-                  {"kinds": ["x" * 10_000]}):
+    for query in (
+        {"anchors": [long_anchor]},
+        {"anchors": ["a\0b"]},
+        {"as_of": "2026-13-45T99:99:99Z"},
+        {"kinds": ["x" * 10_000]},
+    ):
         reply = p.query(**query)
         assert reply["type"] == "error" and reply["code"] == "bad_request", reply
         assert len(reply["message"]) < 400, reply["message"][:500]
     reply = p.ask({"type": "x" * 100_000})
     assert reply["code"] == "bad_request" and len(reply["message"]) < 400
-    reply = p.ask({"type": "verify", "request": {"frames": [
-        {"provider_id": "repo-graph", "frame_id": "a.py\0#f", "content_digest": None}]}})
+    reply = p.ask(
+        {
+            "type": "verify",
+            "request": {"frames": [{"provider_id": "repo-graph", "frame_id": "a.py\0#f", "content_digest": None}]},
+        }
+    )
     assert reply["code"] == "bad_request"
     for anchor in ("n" * 300, "d/" * 100 + "n" * 300, "a" * 255 + ".py"):  # too long for a file name: names nothing
         reply = p.query(goal="f", anchors=[anchor])
@@ -365,8 +415,10 @@ def test_a_query_needs_no_handshake_on_any_transport(tmp_path, provider_factory)
     assert p.query(goal="f")["type"] == "frames"
 
 
-@pytest.mark.parametrize("flags", [["--max-file-bytes", "-1"], ["--max-file-bytes", "0"], ["--jobs", "0"],
-                                   ["--jobs", "-1"], ["--jobs", "two"]])
+@pytest.mark.parametrize(
+    "flags",
+    [["--max-file-bytes", "-1"], ["--max-file-bytes", "0"], ["--jobs", "0"], ["--jobs", "-1"], ["--jobs", "two"]],
+)
 def test_bad_flags_are_a_usage_error(tmp_path, home, flags):
     repo = _repo(tmp_path, {"a.py": "x = 1\n"})
     for command in ("index", "serve"):
@@ -377,6 +429,7 @@ def test_bad_flags_are_a_usage_error(tmp_path, home, flags):
 
 # -- 10. counts that tell the truth -------------------------------------------------------------
 
+
 def test_unreadable_files_and_directories_are_counted_and_named_once(tmp_path, home):
     repo = _repo(tmp_path, {"a.py": "x = 1\n", "locked.py": "y = 2\n", "closed/b.py": "z = 3\n", "notes.xyz": "?\n"})
     (repo / "locked.py").chmod(0)
@@ -386,8 +439,14 @@ def test_unreadable_files_and_directories_are_counted_and_named_once(tmp_path, h
         if not shutil.which("setpriv"):
             pytest.skip("as root, an unreadable file needs setpriv (util-linux) to drop CAP_DAC_OVERRIDE")
         prefix = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--inh-caps", "-all", "--"]
-    done = subprocess.run([*prefix, sys.executable, "-m", "repo_graph", "index", str(repo)],
-                          capture_output=True, text=True, env=host_env(home), cwd=str(REPO_ROOT), timeout=300)
+    done = subprocess.run(
+        [*prefix, sys.executable, "-m", "repo_graph", "index", str(repo)],
+        capture_output=True,
+        text=True,
+        env=host_env(home),
+        cwd=str(REPO_ROOT),
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     files_line = next(line for line in done.stdout.splitlines() if line.strip().startswith("files"))
     assert "1 unreadable" in files_line and "1 without a parser" in files_line, files_line
@@ -415,18 +474,23 @@ def test_files_deleted_during_an_index_are_counted_as_such(tmp_path):
 
 # -- 11. a frame's relations cover its content ----------------------------------------------------
 
+
 def test_g4_a_class_frame_carries_the_calls_of_its_methods(tmp_path, provider_factory):
-    repo = _repo(tmp_path, {
-        "src/main/java/app/Store.java": "package app;\n\npublic class Store {\n"
-                                        "    public static String load(String key) {\n        return key;\n    }\n}\n",
-        "src/main/java/app/Service.java": "package app;\n\npublic class Service {\n"
-                                          "    public String run(String key) {\n        return Store.load(key);\n    }\n"
-                                          "}\n",
-    })
+    repo = _repo(
+        tmp_path,
+        {
+            "src/main/java/app/Store.java": "package app;\n\npublic class Store {\n"
+            "    public static String load(String key) {\n        return key;\n    }\n}\n",
+            "src/main/java/app/Service.java": "package app;\n\npublic class Service {\n"
+            "    public String run(String key) {\n        return Store.load(key);\n    }\n"
+            "}\n",
+        },
+    )
     p = provider_factory(repo)
     store_uri = (repo / "src/main/java/app/Store.java").as_uri()
-    frames = p.query(goal="the service", anchors=[(repo / "src/main/java/app/Service.java").as_uri()],
-                     max_frames=10, max_tokens=4000)["result"]["frames"]
+    frames = p.query(
+        goal="the service", anchors=[(repo / "src/main/java/app/Service.java").as_uri()], max_frames=10, max_tokens=4000
+    )["result"]["frames"]
     service = next(f for f in frames if f["id"] == "src/main/java/app/Service.java#Service")  # sent whole
     assert "Store.load" in service["content"]
     targets = {r["target_uri"].partition("#")[0] for r in service["relations"] if r["rel"] == "code.calls"}

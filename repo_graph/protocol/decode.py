@@ -165,6 +165,9 @@ def _verify(req: _Fields) -> tuple[m.FrameId, ...]:
         if not isinstance(item, dict):
             req.fail(f"frames[{i}]", "must be an object")
         f = _Fields(item, f"{req.where}.frames[{i}]", req.request_id)
-        out.append(m.FrameId(f.required("provider_id"), f.name("frame_id"),
-                             f.string("content_digest", required=False, nullable=True)))
+        out.append(
+            m.FrameId(
+                f.required("provider_id"), f.name("frame_id"), f.string("content_digest", required=False, nullable=True)
+            )
+        )
     return tuple(out)

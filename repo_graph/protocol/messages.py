@@ -100,8 +100,14 @@ class Provenance:
     type: str = "file"
 
     def to_wire(self) -> Wire:
-        return {"type": self.type, "uri": self.uri, "range": self.range, "digest": self.digest,
-                "method": self.method, "by": self.by}
+        return {
+            "type": self.type,
+            "uri": self.uri,
+            "range": self.range,
+            "digest": self.digest,
+            "method": self.method,
+            "by": self.by,
+        }
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,24 @@ from .pipeline import rank
 from .reads import Index, IndexReads
 from .weights import DEFAULT, Weights
 
-__all__ = ["DEFAULT", "Candidate", "Index", "IndexReads", "Matches", "Weights", "Why", "asks_how", "code_names",
-           "fuse", "lexical", "matches", "mentioned", "rank", "related_files", "said_match"]
+__all__ = [
+    "DEFAULT",
+    "Candidate",
+    "Index",
+    "IndexReads",
+    "Matches",
+    "Weights",
+    "Why",
+    "asks_how",
+    "code_names",
+    "fuse",
+    "lexical",
+    "matches",
+    "mentioned",
+    "rank",
+    "related_files",
+    "said_match",
+]
 
 
 # The signals on their own, for tests and benchmarks/headroom.py: the index in, its graph read.
@@ -28,8 +44,14 @@ def matches(index: Index, text: str, *, messages: bool = True, weights: Weights 
     return _lexical.matches(index.graph, text, messages=messages, w=weights)
 
 
-def lexical(index: Index, text: str, related: dict[str, float] | None = None, *, messages: bool = True,
-            weights: Weights = DEFAULT) -> dict[int, tuple[float, str]]:
+def lexical(
+    index: Index,
+    text: str,
+    related: dict[str, float] | None = None,
+    *,
+    messages: bool = True,
+    weights: Weights = DEFAULT,
+) -> dict[int, tuple[float, str]]:
     return _lexical.lexical(index.graph, text, related, messages=messages, w=weights)
 
 
@@ -37,8 +59,9 @@ def said_match(index: Index, wanted: list[str], *, weights: Weights = DEFAULT) -
     return _lexical.said_match(index.graph, wanted, w=weights)
 
 
-def related_files(index: Index, anchor_files: set[str], *, by_place: bool = True,
-                  weights: Weights = DEFAULT) -> dict[str, float]:
+def related_files(
+    index: Index, anchor_files: set[str], *, by_place: bool = True, weights: Weights = DEFAULT
+) -> dict[str, float]:
     return _related.related_files(index.graph, anchor_files, by_place=by_place, w=weights)
 
 

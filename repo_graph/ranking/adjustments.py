@@ -27,16 +27,20 @@ def asks_how(text: str) -> bool:
     return bool(words) and (text.rstrip().endswith("?") or words[0].lower().strip(",:") in _ASKING)
 
 
-def file_factors(reads: IndexReads, paths: Mapping[int, str], w: Weights, trace: Trace | None = None) -> dict[int, float]:
+def file_factors(
+    reads: IndexReads, paths: Mapping[int, str], w: Weights, trace: Trace | None = None
+) -> dict[int, float]:
     """file rowid -> the product of its file's factors, applied in this order."""
     factor = {f: w.release_notes_factor if reads.is_release_notes(p) else 1.0 for f, p in paths.items()}
     if trace is not None:
         for f, p in paths.items():
             if factor[f] != 1.0:
                 trace.factor(p, "release notes", factor[f], file=True)
-    for name, value, which in (("generated", w.generated_factor, _generated),
-                               ("vendored", w.vendored_factor, _vendored),
-                               ("translation", w.translation_factor, _translations)):
+    for name, value, which in (
+        ("generated", w.generated_factor, _generated),
+        ("vendored", w.vendored_factor, _vendored),
+        ("translation", w.translation_factor, _translations),
+    ):
         if value != 1.0:
             for f in which(reads, paths):
                 factor[f] *= value
@@ -78,8 +82,14 @@ def change_docs(nodes: Mapping[int, NodeRow], lex: dict[str, float], w: Weights,
                 trace.factor(node.id, "doc, for a change", w.change_doc_factor)
 
 
-def recent(reads: IndexReads, nodes: Mapping[int, NodeRow], lex: dict[str, float], asked: bool, w: Weights,
-           trace: Trace | None = None) -> None:
+def recent(
+    reads: IndexReads,
+    nodes: Mapping[int, NodeRow],
+    lex: dict[str, float],
+    asked: bool,
+    w: Weights,
+    trace: Trace | None = None,
+) -> None:
     """[recent]: unanchored, a match in a file the history shows alive counts in full,
     one in a file untouched lately 1 / (1 + w_recent), between in proportion. A guide
     answers a how-to question however long ago it was written."""

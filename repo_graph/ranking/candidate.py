@@ -26,7 +26,9 @@ class Why:
         signals = ", ".join(f"{k} {v:.3f}" for k, v in self.signals.items())
         factors = ", ".join(f"{k} x{v:.3g}" for k, v in self.factors)
         notes = "; ".join(self.notes)
-        return f"{self.tier}: {signals}" + (f" | factors: {factors}" if factors else "") + (f" | {notes}" if notes else "")
+        return (
+            f"{self.tier}: {signals}" + (f" | factors: {factors}" if factors else "") + (f" | {notes}" if notes else "")
+        )
 
 
 @dataclass(frozen=True)

@@ -24,22 +24,29 @@ class Closeness:
         hop = self.hops.get(node_id)
         by_hop = w.proximity_by_hop.get(hop, 0.0) if hop is not None else 0.0
         inside = w.in_anchored_file if path in self.anchor_files else 0.0
-        return max(by_hop, inside, w.related_file_share * self.related.get(path, 0.0),
-                   w.ppr_share * self.spread.get(node_id, 0.0))
+        return max(
+            by_hop,
+            inside,
+            w.related_file_share * self.related.get(path, 0.0),
+            w.ppr_share * self.spread.get(node_id, 0.0),
+        )
 
     def parts(self, node_id: str, path: str) -> dict[str, float]:
         """The ways, by name, those that count only (for explain)."""
         w = self.w
         hop = self.hops.get(node_id)
-        found = {"by hops": w.proximity_by_hop.get(hop, 0.0) if hop is not None else 0.0,
-                 "in an open file": w.in_anchored_file if path in self.anchor_files else 0.0,
-                 "related file": w.related_file_share * self.related.get(path, 0.0),
-                 "anchors' pagerank": w.ppr_share * self.spread.get(node_id, 0.0)}
+        found = {
+            "by hops": w.proximity_by_hop.get(hop, 0.0) if hop is not None else 0.0,
+            "in an open file": w.in_anchored_file if path in self.anchor_files else 0.0,
+            "related file": w.related_file_share * self.related.get(path, 0.0),
+            "anchors' pagerank": w.ppr_share * self.spread.get(node_id, 0.0),
+        }
         return {k: v for k, v in found.items() if v}
 
 
-def anchor_walk(reads: IndexReads, seeds: set[str], matched: dict[int, tuple[float, str]], hops: dict[str, int],
-                w: Weights) -> dict[str, float]:
+def anchor_walk(
+    reads: IndexReads, seeds: set[str], matched: dict[int, tuple[float, str]], hops: dict[str, int], w: Weights
+) -> dict[str, float]:
     """[anchor-pagerank] Personalized PageRank from the anchors (and, more weakly, the
     best matches) over their nearest nodes: how much of the anchors' attention
     reaches a node."""

@@ -44,8 +44,11 @@ class Trace:
     def why(self, node: NodeRow, signals: dict[str, float], tier: str) -> Why:
         rowid = self.rowid_of.get(node.id)
         lexical = rowid in self.raw_match  # the file's factors are on matches made in lexical.py only
-        factors = [*(self.by_file.get(node.path, ()) if lexical else ()),
-                   *(self.by_rowid.get(rowid, ()) if rowid is not None else ()), *self.by_node.get(node.id, ())]
+        factors = [
+            *(self.by_file.get(node.path, ()) if lexical else ()),
+            *(self.by_rowid.get(rowid, ()) if rowid is not None else ()),
+            *self.by_node.get(node.id, ()),
+        ]
         if factors and lexical and rowid is not None:
             signals = {"match before factors": self.raw_match[rowid], **signals}
         notes = [*(self.rowid_notes.get(rowid, ()) if rowid is not None else ()), *self.notes.get(node.id, ())]

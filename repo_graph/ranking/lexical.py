@@ -101,9 +101,16 @@ def _with_file_match(score: np.ndarray, files: np.ndarray, file_index: np.ndarra
     return w.w_node_match * score / score.max() + w.w_file_match * file_score[file_index] / file_score.max()
 
 
-def lexical(reads: IndexReads, text: str, related: dict[str, float] | None = None, *,
-            messages: bool = True, found: Matches | None = None, w: Weights = DEFAULT,
-            trace: Trace | None = None) -> Matched:
+def lexical(
+    reads: IndexReads,
+    text: str,
+    related: dict[str, float] | None = None,
+    *,
+    messages: bool = True,
+    found: Matches | None = None,
+    w: Weights = DEFAULT,
+    trace: Trace | None = None,
+) -> Matched:
     """node rowid -> (combined match, path) for the nodes worth a closer look: the best
     by what the fused score will make of them, the anchors' related files counting,
     each file's adjustments applied (adjustments.file_factors). `found`: the
@@ -111,8 +118,13 @@ def lexical(reads: IndexReads, text: str, related: dict[str, float] | None = Non
     found = matches(reads, text, messages=messages, w=w) if found is None else found
     if not len(found.nodes):
         return _said_only(reads, found, set(), w, trace)
-    nodes, file_of_node, files, file_index, match = (found.nodes, found.file_of_node, found.files,
-                                                     found.file_index, found.match)
+    nodes, file_of_node, files, file_index, match = (
+        found.nodes,
+        found.file_of_node,
+        found.files,
+        found.file_index,
+        found.match,
+    )
     close = np.zeros(len(files))
     if related:
         rowid_of = reads.rowids_of_ids(related)

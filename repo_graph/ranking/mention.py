@@ -26,9 +26,11 @@ def code_names(text: str, forms: tuple[str, ...] = DEFAULT.mention_forms) -> lis
                 named.append(found.group())
     for word in _QUALIFIED_NAME.findall(text):
         inner = word.strip("_")
-        if (("qualified" in forms and ("." in word or "::" in word or "\\" in word))
-                or ("underscored" in forms and "_" in inner)
-                or ("humped" in forms and _CAMEL_HUMP.search(word))):
+        if (
+            ("qualified" in forms and ("." in word or "::" in word or "\\" in word))
+            or ("underscored" in forms and "_" in inner)
+            or ("humped" in forms and _CAMEL_HUMP.search(word))
+        ):
             named.append(word)
     return [n for n in dict.fromkeys(named) if len(n) >= 3]
 

@@ -26,8 +26,15 @@ if TYPE_CHECKING:
 Keep = Callable[["NodeRow"], bool]
 
 
-def rank(index: Index, text: str, seeds: set[str], *, keep: Keep = lambda node: True, weights: Weights = DEFAULT,
-         explain: bool = False) -> list[Candidate]:
+def rank(
+    index: Index,
+    text: str,
+    seeds: set[str],
+    *,
+    keep: Keep = lambda node: True,
+    weights: Weights = DEFAULT,
+    explain: bool = False,
+) -> list[Candidate]:
     """Candidates best first. With anchors, every node within one hop of one ranks
     above every node that is not (G4); inside the upper tier the fused score decides,
     inside the lower one the fused score hedged by the order the question gets
@@ -69,8 +76,16 @@ class _Query(_Ask):
     close: Closeness
 
 
-def _ranked(reads: IndexReads, text: str, seeds: set[str], related: dict[str, float], keep: Keep, found: Matches,
-            w: Weights, trace: Trace | None) -> list[Candidate]:
+def _ranked(
+    reads: IndexReads,
+    text: str,
+    seeds: set[str],
+    related: dict[str, float],
+    keep: Keep,
+    found: Matches,
+    w: Weights,
+    trace: Trace | None,
+) -> list[Candidate]:
     """`rank` before the hedge: `related`, the anchors' related files (none without);
     `found`, the question's BM25."""
     ask = _Ask(reads, text, seeds, w, trace)
@@ -78,14 +93,26 @@ def _ranked(reads: IndexReads, text: str, seeds: set[str], related: dict[str, fl
     hops = reads.hops(seeds, max_hops=2, hub_links=w.hub_links) if seeds else {}
     matched, neighbours, related = _signals(ask, related, found)
     spread = anchor_walk(reads, seeds, matched, hops, w) if seeds else {}
-    q = _Query(reads, text, seeds, w, trace, adjustments.asks_how(text), anchor_files, matched, neighbours,
-               Closeness(hops, set(anchor_files), related, spread, w))
+    q = _Query(
+        reads,
+        text,
+        seeds,
+        w,
+        trace,
+        adjustments.asks_how(text),
+        anchor_files,
+        matched,
+        neighbours,
+        Closeness(hops, set(anchor_files), related, spread, w),
+    )
     by_id, lex = _candidates(q, related)
     _widen(q, by_id, hops)
     return _ordered(q, _scored(q, by_id, lex, keep), lex)
 
 
-def _signals(ask: _Ask, related: dict[str, float], found: Matches) -> tuple[Matched, dict[str, float], dict[str, float]]:
+def _signals(
+    ask: _Ask, related: dict[str, float], found: Matches
+) -> tuple[Matched, dict[str, float], dict[str, float]]:
     """(the lexical match with the mentions leading it; the related files, the
     feedback's standing in for them without anchors; those with the scope's files)."""
     reads, w, trace = ask.reads, ask.w, ask.trace
@@ -163,11 +190,14 @@ def _scored(q: _Query, by_id: dict[str, NodeRow], lex: dict[str, float], keep: K
     return scored
 
 
-def _record(q: _Query, trace: Trace, node: NodeRow, match: float, fused: float, hop: int | None,
-            speaks: bool) -> None:
+def _record(q: _Query, trace: Trace, node: NodeRow, match: float, fused: float, hop: int | None, speaks: bool) -> None:
     """explain: the signals and tier of one scored candidate."""
-    signals = {"match": match, "closeness": q.close.of(node.id, node.path), **q.close.parts(node.id, node.path),
-               "fused": fused}
+    signals = {
+        "match": match,
+        "closeness": q.close.of(node.id, node.path),
+        **q.close.parts(node.id, node.path),
+        "fused": fused,
+    }
     tier = ("anchored (G4)" if tiers.anchored(hop) else "below the anchored tier") if q.seeds else "unanchored"
     if speaks and tiers.anchored(hop) and q.close.hops.get(node.id, 9) > 1:
         trace.note(node.id, "speaks for a file joined to an anchor (G4)")

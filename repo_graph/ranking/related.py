@@ -12,8 +12,9 @@ from .reads import IndexReads
 from .weights import DEFAULT, Weights
 
 
-def related_files(reads: IndexReads, anchor_files: set[str], *, by_place: bool = True,
-                  w: Weights = DEFAULT) -> dict[str, float]:
+def related_files(
+    reads: IndexReads, anchor_files: set[str], *, by_place: bool = True, w: Weights = DEFAULT
+) -> dict[str, float]:
     """Files joined to the anchored ones: imports either way, calls and references
     between their symbols, docs naming them, their tests, the files committed with
     them before (git history) and, unless told not to, their directory and
@@ -30,7 +31,9 @@ def related_files(reads: IndexReads, anchor_files: set[str], *, by_place: bool =
         weight.pop(anchor, None)
     if not weight:
         return {}
-    top = sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[: w.max_related_files]  # ties by path, not by row order
+    top = sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[
+        : w.max_related_files
+    ]  # ties by path, not by row order
     best = top[0][1]
     return {path: v / best for path, v in top}
 
@@ -63,8 +66,9 @@ def _by_place(reads: IndexReads, anchor: str, namesakes: list[str], weight: dict
             weight[path] += w.w_sibling_test
 
 
-def feedback(reads: IndexReads, matched: dict[int, tuple[float, str]], named: list[str], *,
-             w: Weights = DEFAULT) -> dict[str, float]:
+def feedback(
+    reads: IndexReads, matched: dict[int, tuple[float, str]], named: list[str], *, w: Weights = DEFAULT
+) -> dict[str, float]:
     """[feedback] Closeness for an unanchored question: the files of the symbols it
     names, the best-matching files, and the files related to them, at w_feedback of an
     anchor's strength."""
@@ -76,8 +80,11 @@ def feedback(reads: IndexReads, matched: dict[int, tuple[float, str]], named: li
     top = named + sorted((p for p in best if best[p] >= floor), key=lambda p: (-best[p], p))[: w.feedback_files]
     # Not their directories or namesakes: those share a best match's folder or name, not the
     # question; nor the docs naming them [feedback-docs].
-    near = {path: w.w_feedback * v for path, v in related_files(reads, set(top), by_place=False, w=w).items()
-            if not reads.is_doc(path)}
+    near = {
+        path: w.w_feedback * v
+        for path, v in related_files(reads, set(top), by_place=False, w=w).items()
+        if not reads.is_doc(path)
+    }
     near.update((path, w.w_feedback) for path in top)  # as close as what they lead to
     return near
 

@@ -16,11 +16,44 @@ _PLAIN = re.compile(r"\s*([\w.\-/*]{1,60}(?:,\s*[\w.\-/*]{1,60})*)!?:\s+")
 # Words before a colon that say what was done, not where: the kinds of change of
 # Conventional Commits and its neighbours, and the labels of pasted compiler and
 # runtime output ("error: cannot find value", "panic: runtime error").
-NOT_PLACES = frozenset({
-    "fix", "fixes", "bugfix", "feat", "feature", "chore", "refactor", "refac", "perf", "style", "revert",
-    "build", "ci", "wip", "release", "breaking", "security", "deps", "dep", "typo", "cleanup", "misc",
-    "error", "warning", "note", "help", "hint", "panic", "fatal", "todo", "fixme", "bug", "issue", "question",
-})
+NOT_PLACES = frozenset(
+    {
+        "fix",
+        "fixes",
+        "bugfix",
+        "feat",
+        "feature",
+        "chore",
+        "refactor",
+        "refac",
+        "perf",
+        "style",
+        "revert",
+        "build",
+        "ci",
+        "wip",
+        "release",
+        "breaking",
+        "security",
+        "deps",
+        "dep",
+        "typo",
+        "cleanup",
+        "misc",
+        "error",
+        "warning",
+        "note",
+        "help",
+        "hint",
+        "panic",
+        "fatal",
+        "todo",
+        "fixme",
+        "bug",
+        "issue",
+        "question",
+    }
+)
 
 
 def scope_parts(text: str, max_scopes: int = DEFAULT.max_scopes) -> list[str]:

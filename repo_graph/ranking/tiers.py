@@ -24,8 +24,14 @@ def tiered(fused: float, hop: int | None, w: Weights) -> float:
     return w.tier_split + (1 - w.tier_split) * fused if anchored(hop) else w.tier_split * fused
 
 
-def worth_sending(scored: list[tuple[Candidate, float]], lex: dict[str, float], anchor_files: set[str],
-                  question: bool, w: Weights, trace: Trace | None = None) -> list[Candidate]:
+def worth_sending(
+    scored: list[tuple[Candidate, float]],
+    lex: dict[str, float],
+    anchor_files: set[str],
+    question: bool,
+    w: Weights,
+    trace: Trace | None = None,
+) -> list[Candidate]:
     """[neighbour-bar] The candidates but the anchors' neighbours in other files below
     the bar (a question's: anchored_neighbour_match; a change's: neighbour_bar): G4
     would rank them above better frames. One is kept when no other anchored frame is
@@ -34,8 +40,9 @@ def worth_sending(scored: list[tuple[Candidate, float]], lex: dict[str, float], 
     out: list[Candidate] = []
     unsent: list[Candidate] = []
     for c, fused in scored:
-        weak = (lex.get(c.node.id, 0.0) < w.anchored_neighbour_match if question
-                else fused < w.neighbour_bar * best_outside)
+        weak = (
+            lex.get(c.node.id, 0.0) < w.anchored_neighbour_match if question else fused < w.neighbour_bar * best_outside
+        )
         (unsent if c.hop == 1 and c.node.path not in anchor_files and weak else out).append(c)
     if unsent and not any(anchored(c.hop) for c in out):
         kept = min(unsent, key=lambda c: (-c.score, c.node.id))
@@ -59,8 +66,9 @@ def cap_open_files(out: list[Candidate], open_files: set[str], w: Weights) -> li
     return kept
 
 
-def lift_best_guide(out: list[Candidate], lex: dict[str, float], reads: IndexReads, w: Weights,
-                    trace: Trace | None = None) -> None:
+def lift_best_guide(
+    out: list[Candidate], lex: dict[str, float], reads: IndexReads, w: Weights, trace: Trace | None = None
+) -> None:
     """[guide] A how-to question without anchors wants the guide as well as the API:
     move the best-matching guide section (not release notes) up to
     w.question_doc_place, at the score of the frame it then follows, so scores still
@@ -68,8 +76,11 @@ def lift_best_guide(out: list[Candidate], lex: dict[str, float], reads: IndexRea
     if not lex:
         return
     floor = w.question_doc_min * max(lex.values())
-    guides = [i for i, c in enumerate(out) if c.node.kind == "section" and lex.get(c.node.id, 0.0) >= floor
-              and not reads.is_release_notes(c.node.path)]
+    guides = [
+        i
+        for i, c in enumerate(out)
+        if c.node.kind == "section" and lex.get(c.node.id, 0.0) >= floor and not reads.is_release_notes(c.node.path)
+    ]
     if not guides:
         return
     best = max(guides, key=lambda i: (lex[out[i].node.id], -i))
@@ -81,8 +92,14 @@ def lift_best_guide(out: list[Candidate], lex: dict[str, float], reads: IndexRea
         trace.note(guide.node.id, f"the guide, lifted from place {best} to {w.question_doc_place}")
 
 
-def hedged(out: list[Candidate], plain: list[Candidate], related: dict[str, float], anchor_files: set[str],
-           w: Weights, trace: Trace | None = None) -> list[Candidate]:
+def hedged(
+    out: list[Candidate],
+    plain: list[Candidate],
+    related: dict[str, float],
+    anchor_files: set[str],
+    w: Weights,
+    trace: Trace | None = None,
+) -> list[Candidate]:
     """[hedge] The lower tier in the order a reciprocal-rank fusion of three file orders
     gives it: the anchored one, the one without anchors (`plain`, at w_hedge_plain) and
     the anchors' related files (at w_hedge_related). A file moves by where its first
@@ -109,9 +126,11 @@ def hedged(out: list[Candidate], plain: list[Candidate], related: dict[str, floa
     return upper + [replace(c, score=score) for (_, c), score in zip(keyed, scores)]
 
 
-def _votes(out: list[Candidate], plain: list[Candidate], related: dict[str, float], anchor_files: set[str],
-           w: Weights) -> dict[str, float]:
+def _votes(
+    out: list[Candidate], plain: list[Candidate], related: dict[str, float], anchor_files: set[str], w: Weights
+) -> dict[str, float]:
     """Each file's reciprocal-rank votes, 1 / (hedge_k + place), from the three orders."""
+
     def places(paths) -> dict[str, int]:
         found: dict[str, int] = {}
         for path in paths:
@@ -120,9 +139,11 @@ def _votes(out: list[Candidate], plain: list[Candidate], related: dict[str, floa
         return found
 
     votes: dict[str, float] = defaultdict(float)
-    for weight, order in ((1.0, places(c.node.path for c in out)),
-                          (w.w_hedge_plain, places(c.node.path for c in plain)),
-                          (w.w_hedge_related, places(sorted(related, key=lambda p: (-related[p], p))))):
+    for weight, order in (
+        (1.0, places(c.node.path for c in out)),
+        (w.w_hedge_plain, places(c.node.path for c in plain)),
+        (w.w_hedge_related, places(sorted(related, key=lambda p: (-related[p], p)))),
+    ):
         for path, place in order.items():
             votes[path] += weight / (w.hedge_k + place)
     return votes

@@ -24,7 +24,9 @@ class Weights:
     w_node_match: float = 0.55  # a node's own match, beside its file's [file-match]
     w_file_match: float = 0.45  # its file's best few nodes: a change is to files more than to one function [file-match]
     file_match_top: int = 3  # a file's match sums its best few nodes, not all of them [file-match]
-    common_postings: int = 20_000  # past this many nodes a term only re-weighs the files rarer terms found [common-postings]
+    common_postings: int = (
+        20_000  # past this many nodes a term only re-weighs the files rarer terms found [common-postings]
+    )
     max_candidates: int = 400  # matches looked at closely: a query budget [max-candidates]
     # -- the files' commit messages (indexer/history.py) --------------------------------
     w_said: float = 0.3  # the messages' share of the lexical match [said]
@@ -49,8 +51,14 @@ class Weights:
     ppr_max_nodes: int = 600  # the walk covers the nearest nodes only: a query budget [anchor-pagerank]
     hub_links: int = 200  # the walk does not spread to the users of a node with more links in [hub-links]
     # -- files related to the anchors -----------------------------------------------------
-    file_link_weights: Mapping[str, float] = _frozen({  # how strongly a kind of link joins two files [file-links]
-        "code.imports": 3.0, "code.calls": 1.0, "code.references": 0.7, "doc.documents": 1.5})
+    file_link_weights: Mapping[str, float] = _frozen(
+        {  # how strongly a kind of link joins two files [file-links]
+            "code.imports": 3.0,
+            "code.calls": 1.0,
+            "code.references": 0.7,
+            "doc.documents": 1.5,
+        }
+    )
     other_link_weight: float = 0.5  # a kind of link the table does not name [file-links]
     w_same_test: float = 4.0  # test_config.py for config.py and the other way round [same-test]
     min_test_subject: int = 3  # a test of `io` or `a`: too short a name to look for [same-test]
@@ -83,7 +91,9 @@ class Weights:
     recent_changes_full: float = 2.0  # recent changes that count in full [recent]
     # -- tiers ---------------------------------------------------------------------------
     tier_split: float = 0.5  # G4: the anchored tier in [split, 1], the rest below; not tuned [g4-tiers]
-    neighbour_bar: float = 1.0  # G4: a change's anchored neighbour must score this share of the best outside [neighbour-bar]
+    neighbour_bar: float = (
+        1.0  # G4: a change's anchored neighbour must score this share of the best outside [neighbour-bar]
+    )
     anchored_neighbour_match: float = 0.3  # G4: a question's anchored neighbour must match this well [neighbour-bar]
     joined_header_match: float = 0.6  # G4: a header joined to an anchor must match this well to be sent [joined-header]
     hedge_k: int = 1  # below the tier, reciprocal-rank fusion: 1 / (k + place) [hedge]

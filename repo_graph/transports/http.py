@@ -196,8 +196,16 @@ class Listener:
         self.url = f"http://{address.authority(self.port)}{SERVED_PATH}"
 
     @classmethod
-    def open(cls, spec: str, *, state_path: Path, allow_remote: bool = False, token_file: str | None = None,
-             no_token: bool = False, timeout: float = DEFAULT_TIMEOUT) -> Listener:
+    def open(
+        cls,
+        spec: str,
+        *,
+        state_path: Path,
+        allow_remote: bool = False,
+        token_file: str | None = None,
+        no_token: bool = False,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> Listener:
         """Checks the flags together; a ValueError says what is wrong with them."""
         address = parse_address(spec)
         if not address.loopback and not allow_remote:  # S1
@@ -240,8 +248,10 @@ class Listener:
         say(f"repo-graph: serving CGP over HTTP at {self.url}\n")
         say(f"repo-graph: the URL and token are in {self.state_path} (readable by you only)\n")
         if not self.address.loopback:  # S1
-            say(f"repo-graph: warning: listening on {self.address.authority(self.port)}, reachable from other "
-                "machines (--allow-remote); requests need the token, and HTTP is not encrypted\n")
+            say(
+                f"repo-graph: warning: listening on {self.address.authority(self.port)}, reachable from other "
+                "machines (--allow-remote); requests need the token, and HTTP is not encrypted\n"
+            )
         if self.token is None:  # S3
             say("repo-graph: warning: --no-token: any program on this machine, of any user, can query this index\n")
 
@@ -268,10 +278,19 @@ class Listener:
         pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="cgp-http")
         app = _App(Guard(self.address, self.port, self.token), new_session, pool, self.timeout)
         config = uvicorn.Config(
-            app, http=_Protocol, ws="none", lifespan="off", loop="asyncio", interface="asgi3",
-            log_config=None, access_log=False,  # S3: uvicorn's access log prints query strings (?token=)
-            proxy_headers=False, server_header=False, timeout_keep_alive=self.timeout,
-            limit_concurrency=MAX_CONNECTIONS, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+            app,
+            http=_Protocol,
+            ws="none",
+            lifespan="off",
+            loop="asyncio",
+            interface="asgi3",
+            log_config=None,
+            access_log=False,  # S3: uvicorn's access log prints query strings (?token=)
+            proxy_headers=False,
+            server_header=False,
+            timeout_keep_alive=self.timeout,
+            limit_concurrency=MAX_CONNECTIONS,
+            h11_max_incomplete_event_size=MAX_HEAD_BYTES,
             timeout_graceful_shutdown=5,
         )
         # uvicorn re-raises the signal that stopped it once it has stopped: make SIGTERM

@@ -82,8 +82,10 @@ def read_token(path: str) -> str:
     if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
         raise ValueError(f"the token file {p} is readable by other users: chmod 600 it")
     if len(text) < MIN_TOKEN_CHARS or not all(33 <= ord(c) < 127 for c in text):
-        raise ValueError(f"the token file {p} must hold one token of at least {MIN_TOKEN_CHARS} printable "
-                         "ASCII characters without spaces")
+        raise ValueError(
+            f"the token file {p} must hold one token of at least {MIN_TOKEN_CHARS} printable "
+            "ASCII characters without spaces"
+        )
     return text
 
 
@@ -142,8 +144,11 @@ class Guard:
         if origins and origins != [f"http://{hosts[0]}"]:
             return Refusal(403, "requests from web pages of another origin are refused")  # S2
         if self._token is not None and not self._token_given(headers, scope.get("query_string", b"")):
-            return Refusal(401, "a token is required (Authorization: Bearer, or ?token=); see docs/http.md",
-                           ((b"www-authenticate", b"Bearer"),))  # S3
+            return Refusal(
+                401,
+                "a token is required (Authorization: Bearer, or ?token=); see docs/http.md",
+                ((b"www-authenticate", b"Bearer"),),
+            )  # S3
         if scope["path"] != SERVED_PATH:
             return Refusal(404, f"no such path: this server answers POST {SERVED_PATH}")  # S4
         if scope["method"] != "POST":

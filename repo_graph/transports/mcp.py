@@ -26,9 +26,11 @@ from ..protocol.decode import TIMESTAMP
 from ..tools import DEFAULT_MAX_FRAMES, DEFAULT_MAX_TOKENS, HARD_CAP, MAX_FRAMES, MIN_TOKENS, ToolError, Tools
 from .stdio import write_all
 
-INSTRUCTIONS = ("Code and docs of one repository, ranked for your task and packed under a token budget. Start "
-                "with get_context; cite frames by citation and frame_id; after edits, verify citations before "
-                "relying on them.")
+INSTRUCTIONS = (
+    "Code and docs of one repository, ranked for your task and packed under a token budget. Start "
+    "with get_context; cite frames by citation and frame_id; after edits, verify citations before "
+    "relying on them."
+)
 
 
 @dataclass(frozen=True)
@@ -70,17 +72,30 @@ def claim_stdio() -> Wire:
 
 # -- the tools: schemas, descriptions, how each is answered ----------------------------
 # Every request a host makes carries the tool list: schemas say what a model needs, tersely.
-_BUDGET = {"type": "integer", "minimum": MIN_TOKENS, "maximum": HARD_CAP, "default": DEFAULT_MAX_TOKENS,
-           "description": "Tokens (cl100k_base) for the whole result."}
+_BUDGET = {
+    "type": "integer",
+    "minimum": MIN_TOKENS,
+    "maximum": HARD_CAP,
+    "default": DEFAULT_MAX_TOKENS,
+    "description": "Tokens (cl100k_base) for the whole result.",
+}
 _NAME = {"type": "string", "minLength": 1, "maxLength": 4096}
 _STRING = {"type": "string"}
 _INTEGER = {"type": "integer"}
 FRAMES_OUTPUT = {  # render.py's structured content
     "type": "object",
     "properties": {
-        "frames": {"type": "array", "items": {"type": "object", "properties": {
-            k: _STRING for k in ("frame_id", "content_digest", "citation", "title", "kind", "uri", "lines", "content")},
-            "required": ["frame_id", "content_digest", "uri", "lines", "content"]}},
+        "frames": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    k: _STRING
+                    for k in ("frame_id", "content_digest", "citation", "title", "kind", "uri", "lines", "content")
+                },
+                "required": ["frame_id", "content_digest", "uri", "lines", "content"],
+            },
+        },
         **{k: _INTEGER for k in ("sent", "offered", "not_packed", "tokens", "max_tokens")},
     },
     "required": ["frames", "sent", "tokens", "max_tokens"],
@@ -104,66 +119,129 @@ def _object(properties: dict, required: tuple[str, ...] = ()) -> dict:
 
 SPECS = (
     ToolSpec(
-        "get_context", "Context for a task",
+        "get_context",
+        "Context for a task",
         "Ranked code and docs from this repository for a task or question, packed under max_tokens. Each "
         "frame carries a citation, frame_id and content_digest (give them to verify later). Call this first; "
         "anchors (files or symbols you are working on) focus it.",
-        _object({
-            "goal": {"type": "string", "minLength": 1, "maxLength": 8000,
-                     "description": "The task or question in words (an error message works too)."},
-            "anchors": {"type": "array", "items": _NAME, "maxItems": 32,
-                        "description": "Files, directories, symbols or file:// uris to stay close to."},
-            "max_tokens": _BUDGET,
-            "max_frames": {"type": "integer", "minimum": 1, "maximum": MAX_FRAMES, "default": DEFAULT_MAX_FRAMES},
-            "kinds": {"type": "array", "items": {"enum": ["symbol", "doc"]}, "uniqueItems": True,
-                      "description": "symbol: code only; doc: documentation sections only."},
-            "as_of": {"type": "string", "pattern": TIMESTAMP.pattern,
-                      "description": "UTC instant (2026-07-01T00:00:00Z): only files unchanged since then."},
-        }, ("goal",)),
+        _object(
+            {
+                "goal": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 8000,
+                    "description": "The task or question in words (an error message works too).",
+                },
+                "anchors": {
+                    "type": "array",
+                    "items": _NAME,
+                    "maxItems": 32,
+                    "description": "Files, directories, symbols or file:// uris to stay close to.",
+                },
+                "max_tokens": _BUDGET,
+                "max_frames": {"type": "integer", "minimum": 1, "maximum": MAX_FRAMES, "default": DEFAULT_MAX_FRAMES},
+                "kinds": {
+                    "type": "array",
+                    "items": {"enum": ["symbol", "doc"]},
+                    "uniqueItems": True,
+                    "description": "symbol: code only; doc: documentation sections only.",
+                },
+                "as_of": {
+                    "type": "string",
+                    "pattern": TIMESTAMP.pattern,
+                    "description": "UTC instant (2026-07-01T00:00:00Z): only files unchanged since then.",
+                },
+            },
+            ("goal",),
+        ),
         FRAMES_OUTPUT,
-        lambda t, a: t.get_context(a["goal"], a.get("anchors", ()), a.get("max_tokens", DEFAULT_MAX_TOKENS),
-                                   a.get("max_frames", DEFAULT_MAX_FRAMES), a.get("kinds", ()), a.get("as_of")),
+        lambda t, a: t.get_context(
+            a["goal"],
+            a.get("anchors", ()),
+            a.get("max_tokens", DEFAULT_MAX_TOKENS),
+            a.get("max_frames", DEFAULT_MAX_FRAMES),
+            a.get("kinds", ()),
+            a.get("as_of"),
+        ),
     ),
     ToolSpec(
-        "get_symbol", "One symbol",
+        "get_symbol",
+        "One symbol",
         "One symbol by name (RetryPolicy, config.load_config), frame_id or file:// uri: its code (its header "
         "when large) and relations. with_neighbors adds its callers, callees, members and docs.",
-        _object({"symbol": _NAME, "with_neighbors": {"type": "boolean", "default": False}, "max_tokens": _BUDGET},
-                ("symbol",)),
+        _object(
+            {"symbol": _NAME, "with_neighbors": {"type": "boolean", "default": False}, "max_tokens": _BUDGET},
+            ("symbol",),
+        ),
         FRAMES_OUTPUT,
         lambda t, a: t.get_symbol(a["symbol"], a.get("with_neighbors", False), a.get("max_tokens", DEFAULT_MAX_TOKENS)),
     ),
     ToolSpec(
-        "related", "Related code",
+        "related",
+        "Related code",
         "What is joined to a file or symbol by one relation, ranked and packed under max_tokens: callers, "
         "callees, references (every use), imports, importers, members, documents (docs about it, or code a "
         "doc section describes).",
-        _object({"anchor": _NAME, "relation": {"enum": list(RELATIONS)}, "max_tokens": _BUDGET},
-                ("anchor", "relation")),
+        _object(
+            {"anchor": _NAME, "relation": {"enum": list(RELATIONS)}, "max_tokens": _BUDGET}, ("anchor", "relation")
+        ),
         FRAMES_OUTPUT,
         lambda t, a: t.related(a["anchor"], a["relation"], a.get("max_tokens", DEFAULT_MAX_TOKENS)),
     ),
     ToolSpec(
-        "verify", "Verify citations",
+        "verify",
+        "Verify citations",
         "Check citations {frame_id, content_digest} from earlier answers against the files now: valid, "
         "stale (changed; the current digest given) or gone.",
-        _object({"citations": {"type": "array", "minItems": 1, "maxItems": 100, "items": _object({
-            "frame_id": {"type": "string", "minLength": 1, "maxLength": 2048},
-            "content_digest": {"type": "string", "minLength": 1, "maxLength": 200},
-        }, ("frame_id", "content_digest"))}}, ("citations",)),
-        {"type": "object", "properties": {"verdicts": {"type": "array", "items": {"type": "object", "properties": {
-            "frame_id": {"type": "string"}, "content_digest": {"type": "string"},
-            "status": {"enum": ["valid", "stale", "gone"]}, "current_digest": {"type": "string"}},
-            "required": ["frame_id", "status"]}}}, "required": ["verdicts"]},
+        _object(
+            {
+                "citations": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 100,
+                    "items": _object(
+                        {
+                            "frame_id": {"type": "string", "minLength": 1, "maxLength": 2048},
+                            "content_digest": {"type": "string", "minLength": 1, "maxLength": 200},
+                        },
+                        ("frame_id", "content_digest"),
+                    ),
+                }
+            },
+            ("citations",),
+        ),
+        {
+            "type": "object",
+            "properties": {
+                "verdicts": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "frame_id": {"type": "string"},
+                            "content_digest": {"type": "string"},
+                            "status": {"enum": ["valid", "stale", "gone"]},
+                            "current_digest": {"type": "string"},
+                        },
+                        "required": ["frame_id", "status"],
+                    },
+                }
+            },
+            "required": ["verdicts"],
+        },
         lambda t, a: t.verify(a["citations"]),
     ),
     ToolSpec(
-        "index_status", "Index status",
+        "index_status",
+        "Index status",
         "The index behind the other tools: files and languages, last refresh, whether the watcher is live, "
         "changes pending, and how far a first index is.",
         _object({}),
-        {"type": "object", "properties": {"state": {"enum": ["opening", "building", "ready", "failed"]},
-                                          "files": {"type": "integer"}}, "required": ["state", "files"]},
+        {
+            "type": "object",
+            "properties": {"state": {"enum": ["opening", "building", "ready", "failed"]}, "files": {"type": "integer"}},
+            "required": ["state", "files"],
+        },
         lambda t, a: t.index_status(),
         waits=False,
     ),
@@ -194,12 +272,25 @@ def build_server(provider):
     tools = Tools(provider)
     by_name = {s.name: s for s in SPECS}
     one_at_a_time = threading.Lock()  # answers as `serve` gives them: in turn; index_status never waits
-    listed = types.ListToolsResult(tools=[
-        types.Tool(name=s.name, title=s.title, description=s.description, input_schema=s.input_schema,
-                   output_schema=s.output_schema,
-                   annotations=types.ToolAnnotations(title=s.title, read_only_hint=True, destructive_hint=False,
-                                                     idempotent_hint=True, open_world_hint=False))
-        for s in SPECS])
+    listed = types.ListToolsResult(
+        tools=[
+            types.Tool(
+                name=s.name,
+                title=s.title,
+                description=s.description,
+                input_schema=s.input_schema,
+                output_schema=s.output_schema,
+                annotations=types.ToolAnnotations(
+                    title=s.title,
+                    read_only_hint=True,
+                    destructive_hint=False,
+                    idempotent_hint=True,
+                    open_world_hint=False,
+                ),
+            )
+            for s in SPECS
+        ]
+    )
 
     def failed(message: str):
         return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
@@ -228,11 +319,13 @@ def build_server(provider):
         except Exception as exc:  # a bug of ours: said to the model, logged, and serving goes on
             traceback.print_exc(file=sys.stderr)
             return failed(f"internal error in {spec.name}: {type(exc).__name__}: {exc}")
-        return types.CallToolResult(content=[types.TextContent(text=rendered.text)],
-                                    structured_content=rendered.structured)
+        return types.CallToolResult(
+            content=[types.TextContent(text=rendered.text)], structured_content=rendered.structured
+        )
 
-    server = Server("repo-graph", version=__version__, instructions=INSTRUCTIONS,
-                    on_list_tools=list_tools, on_call_tool=call_tool)
+    server = Server(
+        "repo-graph", version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
+    )
     server.middleware = []  # no OpenTelemetry spans: nothing is exported from here
     return server
 

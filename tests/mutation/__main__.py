@@ -47,13 +47,17 @@ def tree_files(root: Path) -> list[str]:
     """The files of the tree as git sees it (tracked, and new files not ignored), so the
     scratch copy tests uncommitted work too; without git, everything but the usual litter."""
     try:
-        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "-co", "--exclude-standard"],
-                             capture_output=True, check=True).stdout
+        out = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "-co", "--exclude-standard"], capture_output=True, check=True
+        ).stdout
         return [p for p in out.decode().split("\0") if p and (root / p).is_file()]
     except (OSError, subprocess.CalledProcessError):
         skip = {".git", ".venv", "__pycache__", ".pytest_cache"}
-        return [p.relative_to(root).as_posix() for p in root.rglob("*")
-                if p.is_file() and not skip & set(p.relative_to(root).parts)]
+        return [
+            p.relative_to(root).as_posix()
+            for p in root.rglob("*")
+            if p.is_file() and not skip & set(p.relative_to(root).parts)
+        ]
 
 
 def scratch_copy(files: list[str], where: Path) -> Path:
@@ -94,16 +98,23 @@ def check_copy_is_imported(copy: Path) -> None:
     out = subprocess.run([sys.executable, "-c", probe], cwd=copy, capture_output=True, text=True, check=True).stdout
     for line in out.split():
         if not Path(line).resolve().is_relative_to(copy.resolve()):
-            raise SystemExit(f"mutation: the scratch copy is not what Python imports ({line}); run from a venv "
-                             "whose install of repo-graph does not shadow the working directory")
+            raise SystemExit(
+                f"mutation: the scratch copy is not what Python imports ({line}); run from a venv "
+                "whose install of repo-graph does not shadow the working directory"
+            )
 
 
 def try_mutant(mutant: Mutant, files: list[str], scratch: Path, timeout: float) -> Outcome:
     started = time.monotonic()
     found = occurrences(mutant)
     if found != 1:
-        return Outcome(mutant, "NOT FOUND", 0.0, [],
-                       f"{mutant.file}: the bug's old text occurs {found} times (must be once); update the table")
+        return Outcome(
+            mutant,
+            "NOT FOUND",
+            0.0,
+            [],
+            f"{mutant.file}: the bug's old text occurs {found} times (must be once); update the table",
+        )
     where = Path(tempfile.mkdtemp(prefix=f"{mutant.id}-", dir=scratch))
     copy = scratch_copy(files, where)
     target = copy / mutant.file
@@ -123,8 +134,9 @@ def try_mutant(mutant: Mutant, files: list[str], scratch: Path, timeout: float) 
         return Outcome(mutant, "killed", seconds, [f"(no answer within {timeout:.0f} s)"], output[-1500:])
     if rc == 0:
         return Outcome(mutant, "SURVIVED", seconds, [], output[-800:])
-    return Outcome(mutant, "ERROR", seconds, killers, f"pytest exit {rc} (tests missing or not collected?)\n"
-                   + output[-1500:])
+    return Outcome(
+        mutant, "ERROR", seconds, killers, f"pytest exit {rc} (tests missing or not collected?)\n" + output[-1500:]
+    )
 
 
 def baseline(files: list[str], scratch: Path, mutants: list[Mutant], timeout: float) -> str | None:
@@ -147,12 +159,16 @@ def table(outcomes: list[Outcome]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.mutation", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.mutation", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--only", nargs="+", metavar="ID", help="mutant ids or id prefixes (B3, G4, ...)")
     parser.add_argument("--jobs", "-j", type=int, default=2, help="mutants at once (default 2)")
-    parser.add_argument("--no-baseline", action="store_true",
-                        help="skip the unmutated run of the named tests (when the whole suite just passed)")
+    parser.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="skip the unmutated run of the named tests (when the whole suite just passed)",
+    )
     parser.add_argument("--list", action="store_true", help="print the table and run nothing")
     parser.add_argument("--timeout", type=float, default=MUTANT_TIMEOUT, help="seconds per mutant")
     args = parser.parse_args(argv)
@@ -181,8 +197,11 @@ def main(argv: list[str] | None = None) -> int:
         with ThreadPoolExecutor(max(1, args.jobs)) as pool:
             for outcome in pool.map(lambda m: try_mutant(m, files, scratch, args.timeout), first):
                 outcomes.append(outcome)
-                print(f"{outcome.mutant.id:<14} {outcome.verdict:<9} {outcome.seconds:5.0f} s  "
-                      f"{', '.join(k.split('::', 1)[-1] for k in outcome.killers)}", flush=True)
+                print(
+                    f"{outcome.mutant.id:<14} {outcome.verdict:<9} {outcome.seconds:5.0f} s  "
+                    f"{', '.join(k.split('::', 1)[-1] for k in outcome.killers)}",
+                    flush=True,
+                )
                 if outcome.verdict not in ("killed",) and outcome.detail:
                     print("    " + outcome.detail.replace("\n", "\n    "), flush=True)
     outcomes.sort(key=lambda o: mutants.index(o.mutant))
