@@ -55,6 +55,10 @@ Systems (all run in the same command, on the same snapshots and file set).
   bm25-symbols the same BM25 over the symbol nodes repo-graph extracted (text = the
                symbol's lines on disk); files in order of their best symbol; budget:
                symbol bodies in rank order, skipping any that does not fit.
+  repo-graph:mcp   the same question through the MCP tool get_context (the SDK's client on
+               repo-graph's MCP server, in process): its text and structured copy fit the
+               budget, so fewer frames; ranking as repo-graph's. Each case checks that the
+               frames it sends are a prefix of the CGP answer for the budget it names.
   aider        aider-chat's RepoMap (aider.repomap), offline: get_ranked_tags for the
                file ranking, get_ranked_tags_map_uncached(max_map_tokens=4096) for the
                budget (its map text, split per file). Mentions as aider's coder
@@ -109,7 +113,7 @@ K1, B = 1.2, 0.75
 ALL_SYSTEMS = ("repo-graph", "bm25-files", "bm25-symbols", "aider", "repo-graph:code", "repo-graph:lexical", "repo-graph:prior",
                "repo-graph:no-history", "repo-graph:no-said", "repo-graph:co-change-3", "repo-graph:co-change-12",
                "repo-graph:no-feedback", "repo-graph:feedback-0.25", "repo-graph:feedback-1",
-               "repo-graph:no-mention", "repo-graph:mention-code", "repo-graph:mention-all")
+               "repo-graph:no-mention", "repo-graph:mention-code", "repo-graph:mention-all", "repo-graph:mcp")
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
 # "lexical" is BM25F alone (no closeness to the anchors, nor to the best matches, nor
 # the files' commit messages);
@@ -651,6 +655,34 @@ def run_repo_graph(snaps: Snapshots, case: Case, anchor: str | None, kinds: tupl
     return ranked, packed
 
 
+def run_mcp(snaps: Snapshots, case: Case, anchor: str | None):
+    """repo-graph through MCP's get_context under BUDGET: the files of the frames it
+    sends, which must be a prefix of the CGP answer for the budget it names."""
+    import anyio
+    from mcp import Client
+
+    from repo_graph.transports.mcp import build_server
+
+    args = {"goal": case.query, "max_tokens": BUDGET, "max_frames": BUDGET_FRAMES,
+            "anchors": [anchor] if anchor else []}
+
+    async def call():
+        async with Client(build_server(snaps.provider), mode="legacy") as client:
+            return await client.call_tool("get_context", args)
+
+    result = anyio.run(call)
+    if result.is_error:
+        raise RuntimeError(f"get_context failed: {result.content[0].text}")
+    sent = result.structured_content
+    cgp = snaps.provider.query(ContextQuery(goal=case.query, query_text=case.query, max_frames=BUDGET_FRAMES,
+                                            max_tokens=sent["query_max_tokens"], anchors=tuple(args["anchors"])))
+    ids = [f["frame_id"] for f in sent["frames"]]
+    if ids != [f.id for f in cgp.frames][:len(ids)]:
+        raise AssertionError(f"get_context sent {ids}, not a prefix of CGP's {[f.id for f in cgp.frames]}")
+    ranked, _ = run_repo_graph(snaps, case, anchor)
+    return ranked, [(f["frame_id"].partition("#")[0], tokens_of(f["content"])) for f in sent["frames"]]
+
+
 def run_bm25_files(corpora: Corpora, case: Case, anchor: str | None):
     ranked = corpora.files.rank(case.query)
     packed = pack_greedy(((p, corpora.file_tokens[p]) for p in ranked), BUDGET, anchor)
@@ -845,6 +877,8 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
                     try:
                         if system == "repo-graph":
                             ranked, packed = run_repo_graph(snaps, case, anchor)
+                        elif system == "repo-graph:mcp":
+                            ranked, packed = run_mcp(snaps, case, anchor)
                         elif variant(system) is not None:
                             ranked, packed = run_variant(system, snaps, case, anchor)
                         elif system == "bm25-files":

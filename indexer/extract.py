@@ -175,6 +175,32 @@ def _signature(node, body, source: bytes) -> str:
 
 
 _IMPORT = "import"
+# Every capture name a grammar query may use, and what this module does with it; the
+# lint (tests/test_grammar_captures.py, scripts/check) fails on any other, which would
+# otherwise be ignored without a word. `_`-names are helpers for predicates only.
+ROLE_CAPTURES = frozenset({
+    "name",  # the defined or referenced name
+    "receiver",  # a method declared outside its type (Go, C++, Lua)
+    "qualifier",  # a call's receiver: `Gson` in `Gson.toJson(x)`
+    "callee",  # the call that opens a block: `describe` in `describe("x", ...)`
+    "body",  # a body that follows its definition's node (Dart)
+    "import",  # the whole import statement (kept for the line; the path is what counts)
+    "import.path", "import.parts", "import.name",
+})
+DEFINITION_KINDS = frozenset({"block", "class", "constant", "enum", "function", "impl", "interface", "macro",
+                              "method", "module", "struct", "test", "trait", "type", "variable"})
+REFERENCE_KINDS = frozenset({"call", "type"})
+
+
+def unknown_captures(capture_names) -> list[str]:
+    """The capture names this module does not understand."""
+    def known(capture: str) -> bool:
+        prefix, _, kind = capture.partition(".")
+        return (capture.startswith("_") or capture in ROLE_CAPTURES
+                or (prefix == "definition" and kind in DEFINITION_KINDS)
+                or (prefix == "reference" and kind in REFERENCE_KINDS))
+
+    return sorted(c for c in set(capture_names) if not known(c))
 
 
 def _plan(capture_names: tuple[str, ...]):

@@ -47,6 +47,10 @@ class CodeGraph:
         """(rel, source) for each relation entering node_id."""
         return [(rel, src) for _, src, rel in self._query([node_id], outgoing=False)]
 
+    def out_edges_of(self, node_ids: list[str]) -> list[tuple[str, str]]:
+        """(rel, target) for each relation leaving any of node_ids, in one read."""
+        return [(rel, dst) for _, dst, rel in self._query(node_ids, outgoing=True)] if node_ids else []
+
     def has_edge(self, src: str, dst: str, rel: str) -> bool:
         return (rel, dst) in self.out_edges(src)
 

@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import posixpath
+import sqlite3
 import stat as stat_mod
 import sys
 import threading
@@ -19,7 +20,7 @@ from pathlib import Path, PurePosixPath
 
 from grammars import Registry
 
-from . import history, pool
+from . import boundary, history, pool
 from .digest import line_span, line_starts
 from .extract import EXTRACT_RULES, Extractor
 from .graph import CodeGraph
@@ -45,9 +46,16 @@ PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed
 
 
 def _unchanged(old: FileState | None, walked: WalkedFile | None) -> bool:
-    """Same size, mtime and inode as when indexed: the file is not read again."""
-    return old is not None and walked is not None and (old.size, old.mtime_ns, old.inode) == (
-        walked.size, walked.mtime_ns, walked.inode)
+    """Same size, mtime, inode and change time as when indexed: the file is not read
+    again. The change time catches a write that put the old size and mtime back
+    (`cp -p`, `tar x`); when only it moved, the bytes are hashed and, the same, kept."""
+    return old is not None and walked is not None and (old.size, old.mtime_ns, old.inode, old.ctime_ns) == (
+        walked.size, walked.mtime_ns, walked.inode, walked.ctime_ns)
+
+
+def _restat(old: FileState, walked: WalkedFile) -> FileState:
+    """What the index knew, with the stat of the same bytes seen now."""
+    return old._replace(size=walked.size, mtime_ns=walked.mtime_ns, inode=walked.inode, ctime_ns=walked.ctime_ns)
 
 
 class _Laps:
@@ -102,6 +110,8 @@ class Summary:
     ignored: int = 0
     too_large: int = 0
     skipped: int = 0  # binary, generated, or no grammar
+    unreadable: int = 0  # could not be read (permissions, no longer a regular file)
+    vanished: int = 0  # deleted while the index was being built
     generated: int = 0  # of those: minified bundles and build output (parse.looks_generated)
     warnings: int = 0
     database: str = ""
@@ -127,6 +137,8 @@ class RepoIndex:
         self.max_file_bytes = max_file_bytes
         self.jobs = jobs if jobs is not None else (os.cpu_count() or 1)
         self.store = Store(db_path_for(self.root, cache_dir))
+        if self.store.set_aside_to is not None:
+            self._say_damaged()
         self.lock = self.store.lock
         self.registry = Registry()
         self.extractor = Extractor()
@@ -141,6 +153,49 @@ class RepoIndex:
         self._new_ids: dict[str, set[str]] = {}
         self._wrote = False  # this instance has written files (so a pending resolution may be its own)
         self._recent: dict[str, int] = {}  # path -> mtime_ns, of files read within RECENT_NS of a write
+        self._said: dict[str, list[str]] = {}  # warnings given, so a rescan does not repeat them
+
+    def _say_damaged(self) -> None:
+        sys.stderr.write(f"repo-graph: the index cache {self.store.path} was damaged; moved it to "
+                         f"{self.store.set_aside_to} and rebuilding the index\n")
+
+    def recover(self, exc: BaseException) -> bool:
+        """After an operation raised `exc`: when it means the database file is damaged,
+        set the file aside and start over with an empty index (the caller refreshes).
+        False: the error is another (locked, full disk), and the caller raises it."""
+        if not isinstance(exc, sqlite3.DatabaseError):
+            return False
+        with self.lock:  # two threads that met the same damage: the first sets the file aside
+            if self.store.replaced_since_used():
+                return True
+            if not self.store.damaged(exc):
+                return False
+            self.ready.clear()
+            self.store.replace_damaged()
+            self._touched_paths, self._old_ids, self._new_ids = set(), {}, {}
+            self._recent.clear()
+            self._wrote = False
+        self._say_damaged()
+        return True
+
+    def refresh_recovering(self, **kwargs) -> Summary:
+        """refresh(), rebuilt once from nothing when the database file proves damaged."""
+        try:
+            return self.refresh(**kwargs)
+        except sqlite3.DatabaseError as exc:
+            if not self.recover(exc):
+                raise
+        return self.refresh(**kwargs)
+
+    def _say_once(self, topic: str, names: list[str], template: str) -> None:
+        """One warning line per topic and set of names for the life of this index: a
+        watcher's rescans must not repeat it."""
+        if not names or self._said.get(topic) == names:
+            return
+        self._said[topic] = list(names)
+        n = len(names)
+        sys.stderr.write("repo-graph: warning: " + template.format(
+            n=n, s="" if n == 1 else "s", ies="y" if n == 1 else "ies", some=_some(names)) + "\n")
 
     # -- loading ------------------------------------------------------------
     def load(self) -> bool:
@@ -158,7 +213,7 @@ class RepoIndex:
         return FileState(
             walked.path, walked.size, walked.mtime_ns, walked.inode, record.digest, record.language,
             record.status, old.indexed_at if same else now,
-            old.valid_from if same else utc_stamp(walked.mtime_ns / 1e9),
+            old.valid_from if same else utc_stamp(walked.mtime_ns / 1e9), walked.ctime_ns,
         )
 
     def _apply(self, items: list[tuple[WalkedFile, FileRecord, FileState | None]]) -> None:
@@ -337,19 +392,12 @@ class RepoIndex:
         work_bytes = sum(w.size for w, _ in todo)
         if self.jobs <= 1 or work_bytes < PARALLEL_MIN_BYTES:
             return None, False
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
         # fork starts a worker in milliseconds where spawn takes a third of a second
         # (a fresh interpreter importing tree-sitter), but only a single-threaded
         # process may fork: serve's threads would leave their locks copied, held.
         # Linux only (macOS's system libraries do not survive a fork).
         alone = sys.platform == "linux" and threading.active_count() == 1
-        executor = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork" if alone else "spawn"),
-                                       initializer=pool.worker_init)
-        if alone:
-            executor.submit(int).result()  # fork every worker now, from this thread, before any other starts
-        return executor, True
+        return pool.start(self.jobs, fork=alone), True
 
     def _readable(self) -> str:
         """The file names and extensions this release parses: when a new one reads more
@@ -402,6 +450,9 @@ class RepoIndex:
             files.append(walked)
         lap = _Laps(summary.phases)
         lap("walk")
+        self._say_once("unreadable-dirs", report.unreadable_dirs, "cannot list {n} director{ies}: {some}")
+        self._say_once("not-utf8", report.not_utf8, "skipped {n} file name{s} that are not UTF-8 (no id or URI can carry them): {some}")
+        summary.unreadable = report.unreadable - len(report.unreadable_dirs)
         seen = {f.path for f in files}
         readable = self._readable()
         reread = self.store.get_meta("readable") != readable  # a release that reads more: take up what it skipped
@@ -459,7 +510,7 @@ class RepoIndex:
         summary.languages = counts["languages"]
         summary.ignored = report.ignored
         summary.too_large = report.too_large
-        summary.skipped = len(files) - summary.files
+        summary.skipped = max(0, len(files) - summary.files - summary.unreadable - summary.vanished)
         if count:
             summary.generated = self.store.file_count("generated")
         summary.history_commits = int(self.store.get_meta("history_commits") or 0)
@@ -475,17 +526,16 @@ class RepoIndex:
         pending: list[tuple[WalkedFile, FileRecord | None, FileState | None]] = []
         last_commit = time.monotonic()
 
-        def flush():
+        def flush(final: bool = False):
             nonlocal last_commit
             if not pending:
                 return
-            give_way()
+            if not final:  # on the way out (a stop, an error) what was parsed is written, no pause
+                give_way()
             with self.store.transaction():
                 for walked, record, old in pending:
                     if record is None:
-                        self.store.touch_file(FileState(walked.path, walked.size, walked.mtime_ns, walked.inode,
-                                                        old.digest, old.language, old.status, old.indexed_at,
-                                                        old.valid_from))
+                        self.store.touch_file(_restat(old, walked))
                 self._apply([(w, r, o) for w, r, o in pending if r is not None])
             pending.clear()
             last_commit = time.monotonic()
@@ -500,7 +550,11 @@ class RepoIndex:
                 done_bytes += walked.size
                 done_files += 1
                 old = known.get(walked.path)
-                if record is None:
+                if record is None:  # gone since the walk, or refused on opening
+                    if os.path.lexists(os.path.join(self.root, walked.path)):
+                        summary.unreadable += 1
+                    else:
+                        summary.vanished += 1
                     continue
                 if record == pool.SAME:  # a string, so it survives pickling across processes
                     pending.append((walked, None, old))  # same bytes: new stat only
@@ -519,7 +573,7 @@ class RepoIndex:
             if owned:
                 executor.shutdown(cancel_futures=True)
             if bulk:
-                flush()
+                flush(final=True)
         flush()
 
     def _link(self, lap) -> None:
@@ -558,6 +612,28 @@ class RepoIndex:
                 if mtime < settled and self._recent.get(path) == mtime:
                     del self._recent[path]
 
+    def admit(self, path: str) -> str | None:
+        """A path from outside (a host's anchor or frame id), as the repository-relative
+        path it leads to once symlinks are followed, or None when that lies outside
+        the root or in its ignored set: then it names nothing and nothing is read."""
+        rel = boundary.resolve(str(self.root), path)
+        if rel is None or (rel and self.rules.ignored(rel, is_dir=os.path.isdir(os.path.join(self.root, rel)))):
+            return None
+        return rel
+
+    def split_id(self, node_id: str) -> tuple[str, str]:
+        """(path, fragment) of a node id `path#fragment`, where the path itself may hold
+        a `#` (`h#a.py#f`): the longest prefix that is an indexed file, else the text
+        before the first `#`."""
+        if "#" not in node_id:
+            return node_id, ""
+        cuts = [i for i, c in enumerate(node_id) if c == "#"]
+        if len(cuts) > 1 or self.store.file_state(node_id[: cuts[0]]) is None:
+            for cut in [len(node_id), *reversed(cuts)]:
+                if self.store.file_state(node_id[:cut]) is not None:
+                    return node_id[:cut], node_id[cut + 1 :]
+        return node_id[: cuts[0]], node_id[cuts[0] + 1 :]
+
     def ensure_fresh(self, path: str) -> bool:
         """Check one file against disk now and re-index it if it changed.
         Returns whether the file exists and is indexed."""
@@ -568,13 +644,20 @@ class RepoIndex:
         changed are parsed, gone or newly ignored ones removed; a directory stands for
         every file under it (created, moved or deleted trees). Returns, per file,
         whether it is indexed now."""
+        paths = list(paths)
+        root = str(self.root)
         with self.lock:
             files: set[str] = set()
-            for rel in paths:
-                rel = rel.strip("/")
+            spelled: dict[str, str] = {}  # canonical path -> the spelling a caller gave
+            for given in paths:
+                rel = boundary.inside(root, given)
+                if rel is None:
+                    continue  # outside the root or through a symlink: names nothing, is never read
+                if rel != given:
+                    spelled[rel] = given
                 if rel.rsplit("/", 1)[-1] == ".gitignore":
                     self.rules.invalidate()
-                full = os.path.join(self.root, rel)  # strings: a query checks each file it sends
+                full = os.path.join(root, rel)  # strings: a query checks each file it sends
                 if rel and os.path.isdir(full) and not os.path.islink(full):
                     files.update(w.path for w in walk(self.root, max_file_bytes=self.max_file_bytes,
                                                       rules=self.rules, under=rel))
@@ -583,7 +666,7 @@ class RepoIndex:
                     files.add(rel)
                     if not os.path.exists(full):
                         files.update(self.store.paths_under(rel + "/"))  # a deleted directory
-            status: dict[str, bool] = {}
+            status: dict[str, bool] = {given: False for given in paths}
             work: list[tuple[str, WalkedFile | None, FileRecord | None, FileState | None]] = []
             touched: list[FileState] = []
             for rel in sorted(files):
@@ -603,8 +686,7 @@ class RepoIndex:
                     status[rel] = False
                 elif record == pool.SAME:  # same bytes (a touch, a checkout that rewrote nothing)
                     status[rel] = old.status == "ok"
-                    touched.append(FileState(rel, walked.size, walked.mtime_ns, walked.inode, old.digest,
-                                             old.language, old.status, old.indexed_at, old.valid_from))
+                    touched.append(_restat(old, walked))
                 else:
                     status[rel] = record.status == "ok"
                     work.append((rel, walked, record, old))
@@ -619,17 +701,21 @@ class RepoIndex:
                             self._remove(rel)
                     self._apply([(walked, record, old) for _, walked, record, old in work if walked is not None])
                 self._resolve(only={rel for rel, *_ in work})
+            for rel, given in spelled.items():
+                status[given] = status.get(rel, False)
             return status
 
     def _stat(self, rel: str) -> WalkedFile | None:
         """The file as the walker would take it, or None (gone, ignored, too large, not regular)."""
+        if boundary.inside(str(self.root), rel) != rel:
+            return None
         try:
             st = os.stat(os.path.join(self.root, rel), follow_symlinks=False)
-        except OSError:
+        except (OSError, ValueError):
             return None
         if not stat_mod.S_ISREG(st.st_mode) or st.st_size > self.max_file_bytes or self.rules.ignored(rel):
             return None
-        return WalkedFile(rel, st.st_size, st.st_mtime_ns, st.st_ino)
+        return WalkedFile(rel, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
     # -- reading ------------------------------------------------------------
     def read_lines(self, node: NodeRow) -> bytes | None:
@@ -639,9 +725,10 @@ class RepoIndex:
 
     def read_spans(self, path: str, spans: list[tuple[int, int]]) -> list[bytes] | None:
         """The exact bytes of several line spans of one file, read once, now."""
+        if boundary.inside(str(self.root), path) != path:
+            return None
         try:
-            with open(os.path.join(self.root, path), "rb") as f:
-                data = f.read()
+            data = boundary.read_regular(os.path.join(self.root, path), self.max_file_bytes + 1)
         except OSError:
             return None
         starts = line_starts(data, upto=max((last for _, last in spans), default=0))

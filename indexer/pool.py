@@ -9,33 +9,79 @@ Dask `distributed` client's executor to go past one machine (docs/scale-out.md).
 from __future__ import annotations
 
 import gc
+import os
 import queue
+import signal
+import sys
 import threading
-from pathlib import Path
+import time
 
 from grammars import Registry
 
+from .boundary import read_regular
 from .digest import sha256
 from .extract import Extractor
 from .parse import FileRecord, parse
 from .walk import WalkedFile
 
 TASK_BYTES = 1 << 20  # ~1 MiB of source per task: big enough to amortise, small enough to balance
+PARENT_POLL_SECONDS = 0.5  # how soon a worker notices its parent is gone
 SAME = "same"  # the bytes hash to the digest already indexed: nothing to parse
 
 _local = threading.local()  # one registry and parser set per worker thread (tree-sitter parsers are not shared)
 _collect_per_task = False  # set in our parsing processes: see worker_init
 
 
-def worker_init() -> None:
+def worker_init(parent: int) -> None:
     """Run first in each parsing process. A task allocates hundreds of thousands of
     small objects (nodes, terms, uses) that all live until it returns, so the cyclic
     collector's passes meanwhile find nothing to free: off, with one young-generation
     pass after each task instead (measured: 3-5% of a worker's time, the most on
-    macro-heavy C headers)."""
+    macro-heavy C headers). Ctrl-C is the parent's to handle, and a worker ends with
+    its parent, however the parent ends (shutdown, SIGTERM, SIGKILL)."""
     global _collect_per_task
     gc.disable()
     _collect_per_task = True
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def end_with_parent():  # `parent` comes from the parent: it may be gone before this runs
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(0)  # orphaned: nobody will read what this worker would send
+
+    threading.Thread(target=end_with_parent, name="repo-graph-orphan-check", daemon=True).start()
+
+
+# Held while a pool's workers start: a process that exits meanwhile (a host's
+# shutdown) waits for it, so no worker is left reading its start-up data half written.
+STARTING = threading.Lock()
+
+
+def start(jobs: int, *, fork: bool):
+    """A process pool of `jobs` workers, every one of them started before this returns."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, wait
+
+    with STARTING:
+        if not fork:
+            quiet_tracker()
+        executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork" if fork else "spawn"),
+                                       initializer=worker_init, initargs=(os.getpid(),))
+        # fork starts them all at the first task; spawn one per task no idle worker takes.
+        wait([executor.submit(int) for _ in range(1 if fork else jobs)])
+    return executor
+
+
+_TRACKER_LEAK_WARNING = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def quiet_tracker() -> None:
+    """A spawned pool starts multiprocessing's resource tracker, which warns at its
+    exit of the pool's semaphores when we stopped without closing the pool (SIGTERM,
+    a host's shutdown): nothing leaks (the kernel frees them with us), so the warning
+    is noise on a host's stderr. The tracker takes its -W options from ours."""
+    if _TRACKER_LEAK_WARNING not in sys.warnoptions:
+        sys.warnoptions.append(_TRACKER_LEAK_WARNING)
 
 
 def _tools() -> tuple[Registry, Extractor]:
@@ -51,9 +97,8 @@ def parse_task(root: str, items: list[tuple[WalkedFile, str | None]], max_file_b
     out = []
     for walked, old_digest in items:
         try:
-            with open(Path(root) / walked.path, "rb") as fh:
-                data = fh.read(max_file_bytes + 1)
-        except OSError:
+            data = read_regular(os.path.join(root, walked.path), max_file_bytes + 1)
+        except OSError:  # gone, unreadable, or no longer a regular file (a FIFO swapped in)
             out.append((walked, None))
             continue
         digest = sha256(data)

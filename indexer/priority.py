@@ -11,8 +11,14 @@ from contextlib import contextmanager
 GIVE_WAY_SECONDS = 0.5  # the longest one pause lasts, so back-to-back queries cannot starve the indexer
 
 
+class Stopped(Exception):
+    """Raised at background work's next pause point once stop() was called: the work
+    unwinds from a safe place (no lock held, no pool half-fed), what it committed kept."""
+
+
 class Priority:
     def __init__(self):
+        self._stopped = False
         self._lock = threading.Lock()
         self._answering = 0
         self._idle = threading.Event()
@@ -34,8 +40,18 @@ class Priority:
                 if not self._answering:
                     self._idle.set()
 
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
+
+    def stop(self) -> None:
+        """Ask the work to end at its next pause point (a signal handler may call it)."""
+        self._stopped = True
+
     def give_way(self) -> None:
         """Background work calls this between units of work. A query's own thread
         (which may index an anchored file itself) never waits for itself."""
+        if self._stopped:
+            raise Stopped("stopped on request")
         if not self._idle.is_set() and not getattr(self._local, "depth", 0):
             self._idle.wait(GIVE_WAY_SECONDS)

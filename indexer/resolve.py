@@ -9,6 +9,7 @@ unresolved names stay in the `uses` rows as a cheap name index, not as nodes.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import tomllib
@@ -17,10 +18,12 @@ from pathlib import Path, PurePosixPath
 
 from grammars import Registry
 
+from .boundary import read_regular
 from .names import dotted, named_in_part
 from .sections import DOC_EXTENSIONS
 
 IMPORTS = "code.imports"
+MANIFEST_BYTES = 1 << 20  # a Cargo.toml larger than this names no crate we need
 CALLS = "code.calls"
 REFERENCES = "code.references"
 DOCUMENTS = "doc.documents"
@@ -541,7 +544,8 @@ class Resolver:
             self._crates = {}
             for manifest in self.store.files_called("Cargo.toml") if self.root is not None else ():
                 try:
-                    name = tomllib.loads((self.root / manifest).read_text(encoding="utf-8"))["package"]["name"]
+                    text = read_regular(os.path.join(self.root, manifest), MANIFEST_BYTES).decode("utf-8")
+                    name = tomllib.loads(text)["package"]["name"]
                 except (OSError, ValueError, KeyError, TypeError):
                     continue  # unreadable, or a workspace's own manifest (no [package])
                 src = posixpath.join(posixpath.dirname(manifest), "src")

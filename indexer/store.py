@@ -12,6 +12,7 @@ import os
 import posixpath
 import sqlite3
 import threading
+import time
 import weakref
 from collections import Counter
 from contextlib import contextmanager
@@ -48,7 +49,8 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE files(
   path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, inode INTEGER,
   digest TEXT, language TEXT, status TEXT, indexed_at TEXT, valid_from TEXT, warnings TEXT,
-  stem TEXT);  -- the file name to its first dot, lowercased: a file's tests and namesakes by index
+  stem TEXT,  -- the file name to its first dot, lowercased: a file's tests and namesakes by index
+  ctime_ns INTEGER);
 CREATE INDEX files_stem ON files(stem);
 CREATE TABLE nodes(
   rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, path TEXT NOT NULL,
@@ -114,6 +116,9 @@ class FileState(NamedTuple):
     status: str
     indexed_at: str
     valid_from: str
+    # Every write moves a file's change time, also one that keeps size and mtime
+    # (`cp -p`, `tar x`, `rsync -t`); None in rows from before it was kept.
+    ctime_ns: int | None = None
 
 
 class NodeRow(NamedTuple):
@@ -220,24 +225,128 @@ class _Held:
     """A thread's connection. Only its thread's locals hold it, so when the thread
     ends, the connection is closed with it; the store keeps a weak reference."""
 
-    __slots__ = ("db", "__weakref__")
+    __slots__ = ("db", "generation", "__weakref__")
 
-    def __init__(self, db: sqlite3.Connection):
+    def __init__(self, db: sqlite3.Connection, generation: int):
         self.db = db
+        self.generation = generation
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_DAMAGED_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+_SIDE_FILES = ("", "-wal", "-shm")
+
+
+class NotADatabase(sqlite3.DatabaseError):
+    """The file's first bytes are not SQLite's header."""
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether a database error says the file itself is damaged (not locked, not full)."""
+    return isinstance(exc, NotADatabase) or (
+        isinstance(exc, sqlite3.DatabaseError) and (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in _DAMAGED_CODES)
+
+
+def _private(path: Path, mode: int) -> None:
+    """Bring a file or folder of ours to `mode` (0700/0600): the index holds the
+    repository's code and its digests, for the user alone."""
+    try:
+        st = path.stat()
+        if st.st_uid == os.geteuid() and st.st_mode & 0o777 != mode:
+            path.chmod(mode)
+    except OSError:
+        pass
 
 
 class Store:
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.lock = threading.RLock()  # this process's writers, one at a time
         self._local = threading.local()
         self._held: weakref.WeakSet[_Held] = weakref.WeakSet()  # every live thread's connection
+        self._generation = 0  # bumped when the file is replaced: every thread reconnects
         self._closed = False
+        self.set_aside_to: Path | None = None  # where a damaged file went, for the one line that says so
+        self._make_private()
+        try:
+            self._open()
+        except sqlite3.DatabaseError as exc:
+            if not is_damage(exc):
+                raise
+            self._replace_damaged()
+
+    def _make_private(self) -> None:
+        folder = self.path.parent
+        if not folder.exists():
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _private(folder, 0o700)
+        if not self.path.exists():
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))  # SQLite gives -wal and -shm its mode
+        for suffix in _SIDE_FILES:
+            _private(Path(f"{self.path}{suffix}"), 0o600)
+
+    def _open(self) -> None:
+        """Open, and check cheaply that the file is a database of ours: its header and
+        its schema (SQLite's full check runs only once an operation fails)."""
+        with open(self.path, "rb") as f:
+            head = f.read(len(_SQLITE_HEADER))
+        if head and head != _SQLITE_HEADER:
+            raise NotADatabase("file is not a database (its header is not SQLite's)")
         self.db.execute("PRAGMA journal_mode=WAL")
         self.rebuilt = self._ensure_schema()
+        self._ensure_columns()
         self._ensure_dirs()
         self.bulk_load(False)  # after a crash mid-bulk-load, the indexes come back here
+
+    def damaged(self, exc: BaseException) -> bool:
+        """Whether `exc`, raised by an operation, means the file is damaged: its code
+        says so, or SQLite's own check of the file, run now, fails."""
+        if is_damage(exc):
+            return True
+        if not isinstance(exc, sqlite3.DatabaseError) or isinstance(exc, sqlite3.OperationalError):
+            return False  # locked, busy, full, read-only: the file is fine
+        try:
+            return self.db.execute("PRAGMA quick_check(1)").fetchone()[0] != "ok"
+        except sqlite3.DatabaseError:
+            return True
+
+    def _replace_damaged(self) -> None:
+        """Move the damaged file aside (kept for a person to look at) and start an
+        empty index in its place; the caller rebuilds it."""
+        with self.lock:
+            self._disconnect()
+            stamp = time.strftime("%Y%m%dT%H%M%S")
+            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+            for suffix in _SIDE_FILES:
+                try:
+                    os.replace(f"{self.path}{suffix}", f"{aside}{suffix}")
+                except FileNotFoundError:
+                    pass
+            self.set_aside_to = aside
+            self._make_private()
+            self._open()
+
+    def replaced_since_used(self) -> bool:
+        """Whether the file was replaced after this thread's connection was opened: an
+        error this thread saw may be the old file's, already set aside by another."""
+        held = getattr(self._local, "held", None)
+        return held is not None and held.generation != self._generation
+
+    def replace_damaged(self) -> Path:
+        """After an operation found the file damaged: set it aside, open a fresh one.
+        Every thread's next use reconnects to the new file."""
+        self._replace_damaged()
+        assert self.set_aside_to is not None
+        return self.set_aside_to
+
+    def _disconnect(self) -> None:
+        for held in list(self._held):
+            try:
+                held.db.close()
+            except sqlite3.Error:
+                pass
+        self._held.clear()
+        self._generation += 1
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -245,7 +354,7 @@ class Store:
         last committed state (WAL) while the indexer writes, instead of waiting for
         its transaction; writers still take `lock`."""
         held = getattr(self._local, "held", None)
-        if held is None:
+        if held is None or held.generation != self._generation:
             if self._closed:
                 raise sqlite3.ProgrammingError("the index store is closed")
             db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
@@ -255,7 +364,7 @@ class Store:
             # index pages batch after batch, and each checkpoint copies them again.
             db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
             db.execute(f"PRAGMA journal_size_limit={WAL_CHECKPOINT_PAGES * 4096}")
-            held = self._local.held = _Held(db)
+            held = self._local.held = _Held(db, self._generation)
             with self.lock:
                 self._held.add(held)
         return held.db
@@ -278,7 +387,7 @@ class Store:
         with self.lock:
             try:
                 row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            except sqlite3.DatabaseError:
+            except sqlite3.OperationalError:  # no meta table: a new file (damage is raised on)
                 row = None
             if row is not None and row[0] == str(SCHEMA_VERSION):
                 return False
@@ -297,6 +406,14 @@ class Store:
                 self.db.execute("ROLLBACK")
                 raise
             return True
+
+    def _ensure_columns(self) -> None:
+        """Columns added since a schema version: added in place, no re-index (their
+        rows read NULL until the file is next seen)."""
+        with self.lock:
+            have = {row[1] for row in self.db.execute("PRAGMA table_info(files)")}
+            if "ctime_ns" not in have:
+                self.db.execute("ALTER TABLE files ADD COLUMN ctime_ns INTEGER")
 
     def _ensure_dirs(self) -> None:
         with self.lock:
@@ -358,49 +475,40 @@ class Store:
     # -- files --------------------------------------------------------------
     def file_states(self) -> dict[str, FileState]:
         rows = self.db.execute(
-            "SELECT path,size,mtime_ns,inode,digest,language,status,indexed_at,valid_from FROM files"
+            "SELECT path,size,mtime_ns,inode,digest,language,status,indexed_at,valid_from,ctime_ns FROM files"
         ).fetchall()
         return dict(zip(map(itemgetter(0), rows), map(file_state, rows)))
 
     def file_state(self, path: str) -> FileState | None:
         r = self.db.execute(
-            "SELECT path,size,mtime_ns,inode,digest,language,status,indexed_at,valid_from FROM files WHERE path=?",
+            "SELECT path,size,mtime_ns,inode,digest,language,status,indexed_at,valid_from,ctime_ns FROM files WHERE path=?",
             (path,),
         ).fetchone()
         return file_state(r) if r else None
 
-    def begin(self):
-        self.lock.acquire()
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def commit(self):
-        try:
-            self.db.execute("COMMIT")
-        finally:
-            self.lock.release()
-
     @contextmanager
     def transaction(self):
-        """begin() ... commit(), or rollback() and re-raise: one write, whole or not at all."""
-        self.begin()
-        try:
-            yield
-            self.commit()
-        except BaseException:
-            self.rollback()
-            raise
-
-    def rollback(self):
-        try:
-            self.db.execute("ROLLBACK")
-        finally:
-            self.lock.release()
+        """One write, whole or not at all. A failed COMMIT (a full disk) is rolled back
+        and raised as itself: the lock is released exactly once."""
+        with self.lock:
+            db = self.db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    try:
+                        db.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass  # the error being raised is the one that says what happened
+                raise
 
     def touch_file(self, state: FileState) -> None:
         """Same bytes, new stat (a `touch`, a checkout that rewrote nothing)."""
         self.db.execute(
-            "UPDATE files SET size=?, mtime_ns=?, inode=? WHERE path=?",
-            (state.size, state.mtime_ns, state.inode, state.path),
+            "UPDATE files SET size=?, mtime_ns=?, inode=?, ctime_ns=? WHERE path=?",
+            (state.size, state.mtime_ns, state.inode, state.ctime_ns, state.path),
         )
 
     def _tally(self, counts: dict | None, delta: Counter) -> None:
@@ -459,7 +567,8 @@ class Store:
         files, node_rows, posting_rows, use_rows, used_rows, import_rows = [], [], [], [], [], []
         for state, nodes, postings, (uses, used), imports, warnings in batch:
             files.append((state.path, state.size, state.mtime_ns, state.inode, state.digest, state.language,
-                          state.status, state.indexed_at, state.valid_from, warnings, file_stem(state.path)))
+                          state.status, state.indexed_at, state.valid_from, warnings, file_stem(state.path),
+                          state.ctime_ns))
             first = next_rowid
             for node in nodes:
                 node_rows.append((next_rowid, *node))
@@ -476,7 +585,7 @@ class Store:
         scored = [row[NODE_LENGTH] for row in node_rows if row[NODE_KIND] != "file"]
         self.db.execute("UPDATE corpus SET nodes = nodes + ?, length = length + ?", (len(scored), sum(scored)))
         ex = self.db.executemany
-        ex("INSERT INTO files VALUES(?,?,?,?,?,?,?,?,?,?,?)", files)
+        ex("INSERT INTO files VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", files)
         ex(f"INSERT INTO nodes(rowid,{','.join(NODE_COLUMNS)}) VALUES({_NODE_VALUES})", node_rows)
         ex("INSERT INTO postings VALUES(?,?,?,?)", posting_rows)
         ex("INSERT INTO uses VALUES(?,?)", use_rows)

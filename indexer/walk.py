@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import os
 import stat as stat_mod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .boundary import read_regular, utf8
 
 if TYPE_CHECKING:  # imported where rules are read: a parse worker unpickles WalkedFile, nothing more
     import pathspec
 
+IGNORE_FILE_BYTES = 1 << 20  # a .gitignore is read up to this much
 ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn", ".jj"})
 DEFAULT_MAX_FILE_BYTES = 1 << 20
 # Folders that hold someone else's code copied in: jq's vendor/decNumber, spdlog's
@@ -30,6 +33,7 @@ class WalkedFile:
     size: int
     mtime_ns: int
     inode: int
+    ctime_ns: int = 0
 
 
 @dataclass
@@ -40,6 +44,8 @@ class WalkReport:
     too_large: int = 0
     symlinks: int = 0
     unreadable: int = 0
+    unreadable_dirs: list[str] = field(default_factory=list)  # named once on stderr by the caller
+    not_utf8: list[str] = field(default_factory=list)  # names no id or URI can carry, as escaped text
 
 
 def is_vendored(path: str) -> bool:
@@ -70,8 +76,7 @@ class IgnoreRules:
 
     def _read(self, *parts: str) -> pathspec.GitIgnoreSpec | None:
         try:
-            with open(os.path.join(self.root, *parts), encoding="utf-8", errors="replace") as f:
-                lines = f.read().splitlines()
+            lines = read_regular(os.path.join(self.root, *parts), IGNORE_FILE_BYTES).decode("utf-8", "replace").splitlines()
         except OSError:
             return None
         import pathspec
@@ -156,6 +161,7 @@ def walk(
             entries = sorted(os.scandir(os.path.join(root, rel_dir) if rel_dir else root), key=lambda e: e.name)
         except OSError:
             report.unreadable += 1
+            report.unreadable_dirs.append(rel_dir or ".")
             continue
         spec = rules_of.listed(rel_dir, any(e.name == ".gitignore" for e in entries))
         if spec is not None:
@@ -165,6 +171,9 @@ def walk(
             if entry.name in ALWAYS_SKIPPED:
                 continue
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            if not entry.name.isascii() and not utf8(entry.name):
+                report.not_utf8.append(rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"))
+                continue
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError:
@@ -184,5 +193,5 @@ def walk(
             elif st.st_size > max_file_bytes:
                 report.too_large += 1
             else:
-                yield WalkedFile(rel, st.st_size, st.st_mtime_ns, st.st_ino)
+                yield WalkedFile(rel, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
         stack.extend(reversed(subdirs))

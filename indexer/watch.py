@@ -16,6 +16,7 @@ import threading
 import time
 from pathlib import Path
 
+from .boundary import utf8
 from .walk import ALWAYS_SKIPPED
 
 DEBOUNCE_SECONDS = 0.15  # quiet time before a batch is applied
@@ -26,6 +27,7 @@ MAX_WAIT_SECONDS = 1.0  # a steady trickle of events still gets applied this oft
 # behind a 400-path update in a burst).
 BURST_PATHS = 64
 RESCAN_SECONDS = 30.0  # the fallback when the OS watch limit is reached
+MAX_RETRIES = 3  # a path whose update keeps failing is left to the next query or rescan
 
 
 def _default_observer():
@@ -46,6 +48,8 @@ class Watcher:
         self._stop = threading.Event()
         self._observer = None
         self.mode = "stopped"  # "events" | "rescan" | "stopped"
+        self._failures: dict[str, int] = {}  # path -> updates that failed in a row
+        self._said_not_utf8: set[str] = set()
         self.batches = 0
 
     # -- the handler side: queue only ------------------------------------------
@@ -57,11 +61,20 @@ class Watcher:
             rel = p[len(self.root) :].strip(os.sep).replace(os.sep, "/")
             if not rel or any(part in ALWAYS_SKIPPED for part in rel.split("/")):
                 continue  # .git churn costs nothing
+            if not rel.isascii() and not utf8(rel):
+                self._skip_not_utf8(rel)
+                continue
             rels.append(rel)
         if rels:
             with self._cond:
                 self._pending.update(rels)
                 self._cond.notify()
+
+    def _skip_not_utf8(self, rel: str) -> None:
+        shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        if shown not in self._said_not_utf8:
+            self._said_not_utf8.add(shown)
+            sys.stderr.write(f"repo-graph: warning: skipped {shown}: its name is not UTF-8 (no id or URI can carry it)\n")
 
     def dispatch(self, event) -> None:
         """watchdog's entry point (we are our own handler)."""
@@ -89,6 +102,11 @@ class Watcher:
             self.mode = "rescan"
         threading.Thread(target=self._run, name="watcher", daemon=True).start()
         return self
+
+    def pending(self) -> int:
+        """Changed paths queued and not yet applied (a host asks how current answers are)."""
+        with self._cond:
+            return len(self._pending)
 
     def stop(self) -> None:
         self._stop.set()
@@ -124,17 +142,39 @@ class Watcher:
                 continue
             self.index.priority.give_way()
             try:
-                if "" in batch or len(batch) > BURST_PATHS or any(p.endswith(".gitignore") for p in batch):
-                    self.index.refresh(count=False)
-                else:
-                    self.index.update(batch)
-                    self.index.update_history()
+                self._apply(batch)
                 self.batches += 1
             except Exception as exc:  # keep watching; the next batch or query repairs it
-                sys.stderr.write(f"repo-graph: warning: update failed, will retry: {exc!r}\n")
-                with self._cond:
-                    self._pending.update(p for p in batch if p)
-                time.sleep(1.0)
+                if self.index.recover(exc):
+                    self._retry_later({""})  # the damaged cache was set aside: index the whole tree again
+                    continue
+                retry = {p for p in batch if p and self._failures.get(p, 0) < MAX_RETRIES}
+                for p in batch:
+                    self._failures[p] = self._failures.get(p, 0) + 1
+                dropped = len(batch) - len(retry)
+                sys.stderr.write(f"repo-graph: warning: update failed ({exc!r}); "
+                                 + (f"will retry {len(retry)} path(s)" if retry else "")
+                                 + (f"{'; ' if retry else ''}left {dropped} path(s) to the next query or rescan"
+                                    if dropped else "") + "\n")
+                self._retry_later(retry)
+
+    def _apply(self, batch: set[str]) -> None:
+        if "" in batch or len(batch) > BURST_PATHS or any(p.endswith(".gitignore") for p in batch):
+            self.index.refresh_recovering(count=False)
+        else:
+            self.index.update(batch)
+            self.index.update_history()
+        for p in batch:
+            self._failures.pop(p, None)
+
+    def _retry_later(self, paths: set[str]) -> None:
+        """Queue again after a pause. A path that keeps failing is retried MAX_RETRIES
+        times, then left to a query's own disk check: it never stalls the others."""
+        if not paths:
+            return
+        time.sleep(1.0)
+        with self._cond:
+            self._pending.update(paths)
 
 
 def _watch_limit() -> str:

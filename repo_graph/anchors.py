@@ -4,6 +4,7 @@ dotted symbol names (`RetryPolicy`, `config.load`, `Config::retry`)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,52 +26,53 @@ def file_uri(root: Path, path: str) -> str:
     return (root / path).as_uri()
 
 
-def node_uri(root: Path, node_id: str) -> str:
-    """file:///abs/path for a file node, file:///abs/path#Qual.name for a symbol or section."""
-    path, _, fragment = node_id.partition("#")
+def node_uri(root: Path, path: str, fragment: str = "") -> str:
+    """file:///abs/path for a file node, file:///abs/path#Qual.name for a symbol or
+    section. The path is percent-encoded (a `#` in a file name is %23), so the
+    fragment is always the node's own."""
     uri = file_uri(root, path)
     return f"{uri}#{quote(fragment, safe='.~_-:$!()*+,;=@/')}" if fragment else uri
 
 
-def _relative(root: Path, path: str) -> str | None:
-    p = Path(path)
-    if p.is_absolute():
-        try:
-            return p.resolve().relative_to(root).as_posix() if p.exists() else p.relative_to(root).as_posix()
-        except ValueError:
-            return None
-    rel = Path(path.removeprefix("./")).as_posix()  # not lstrip: "./.github" keeps its dot
-    return rel
-
-
 def resolve(index, anchor: str) -> Resolved:
-    root = index.root
+    """Node ids for an anchor. A path goes through `index.admit` first: followed
+    through symlinks, it must land inside the repository and outside its ignored
+    files, or it names nothing (and nothing of it is read)."""
     store = index.store
     text = anchor.strip()
-    fragment = ""
     if text.startswith("file:"):
         parts = urlsplit(text)
         path_part, fragment = unquote(parts.path), unquote(parts.fragment)
     else:
-        path_part, _, fragment = text.partition("#")
-    rel = _relative(root, path_part) if path_part else None
-    if rel is not None and rel in ("", "."):
-        rel = "."  # the repository root: what its README documents
+        path_part, fragment = _split_plain(index.root, text)
+    rel = index.admit(path_part) if path_part else None
     if rel is not None:
+        rel = rel or "."  # the repository root: what its README documents
         if fragment:
             node_id = f"{rel}#{fragment}"
             if store.node(node_id) is not None:
                 return Resolved(anchor, (node_id,))
         if store.node(rel) is not None:
             return Resolved(anchor, (rel,) + ((f"{rel}#{fragment}",) if fragment else ()))
-        full = root / rel
-        if full.is_dir():
-            rel = rel.rstrip("/")
+        full = os.path.join(index.root, rel)
+        if os.path.isdir(full):
             # The directory itself (what a README documents), then its files.
             files = [] if rel == "." else [n for n, _, _ in store.all_files_under(rel + "/", MAX_DIRECTORY_FILES)]
             return Resolved(anchor, (rel, *files))
-        if full.is_file() and index.ensure_fresh(rel):
+        if os.path.isfile(full) and index.ensure_fresh(rel):
             return Resolved(anchor, (rel,))
-    if not text.startswith("file:") and "/" not in text:
-        return Resolved(anchor, tuple(n.id for n in store.find_by_name(dotted(text).strip("."))))  # PHP's leading `\`
+    name = dotted(text).strip(".")  # PHP's leading `\`
+    if name and not text.startswith("file:") and "/" not in text:
+        return Resolved(anchor, tuple(n.id for n in store.find_by_name(name)))
     return Resolved(anchor, ())
+
+
+def _split_plain(root: Path, text: str) -> tuple[str, str]:
+    """(path, fragment) of a path or id as sent (`src/a.py#Config.load`): a file name
+    may hold `#` (`h#a.py#f`), so the longest part before a `#` that exists wins."""
+    cuts = [i for i, c in enumerate(text) if c == "#"]
+    for cut in [len(text), *reversed(cuts)] if cuts else ():
+        if os.path.lexists(os.path.join(root, text[:cut])):
+            return text[:cut], text[cut + 1 :]
+    path, _, fragment = text.partition("#")
+    return path, fragment

@@ -6,10 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
+
+from indexer.priority import Stopped
 
 from . import __version__
 
@@ -20,13 +24,23 @@ class CliError(Exception):
     """A one-line reason for the user; no traceback."""
 
 
+# Trees that are no repository: the whole file system, and the kernel's own files,
+# where a read can block forever (/proc/kmsg) or never end (/dev/zero).
+REFUSED_ROOTS = ("/", "/proc", "/sys", "/dev")
+
+
 def _repo(path: str) -> Path:
     p = Path(path).expanduser()
     if not p.exists():
         raise CliError(f"no such directory: {path}")
     if not p.is_dir():
         raise CliError(f"not a directory: {path}")
-    return p.resolve()
+    real = p.resolve()
+    for refused in REFUSED_ROOTS:
+        if real == Path(refused) or (refused != "/" and real.is_relative_to(refused)):
+            raise CliError(f"refusing to index {real}: not a repository (the file system root, /proc, /sys and "
+                           "/dev are never indexed); name a repository's directory")
+    return real
 
 
 def _cache_dir(args) -> Path | None:
@@ -35,12 +49,27 @@ def _cache_dir(args) -> Path | None:
 
 
 def _open_index(args):
+    import sqlite3
+
     from indexer.index import RepoIndex
+    from indexer.store import db_path_for
+
+    repo = _repo(args.path)
+    try:
+        return RepoIndex(repo, cache_dir=_cache_dir(args), max_file_bytes=args.max_file_bytes, jobs=args.jobs)
+    except (OSError, sqlite3.Error) as exc:
+        raise CliError(f"cannot open the index cache {db_path_for(repo, _cache_dir(args))}: {exc}") from exc
+
+
+@contextmanager
+def _cache_errors(index):
+    """A database error (a full disk, a read-only cache) as one line naming the file."""
+    import sqlite3
 
     try:
-        return RepoIndex(_repo(args.path), cache_dir=_cache_dir(args), max_file_bytes=args.max_file_bytes, jobs=args.jobs)
-    except OSError as exc:
-        raise CliError(f"cannot open the index cache: {exc}") from exc
+        yield
+    except sqlite3.Error as exc:
+        raise CliError(f"the index cache {index.store.path} failed: {exc}") from exc
 
 
 class _Progress:
@@ -84,16 +113,26 @@ def _dask_executor(address: str):
 
 def cmd_index(args) -> int:
     index = _open_index(args)
+
+    def stop(signum, frame):  # unwind at the indexer's next pause point: workers end, what was written is kept
+        if index.priority.stopped:
+            raise KeyboardInterrupt(signum)  # asked twice: at once
+        index.priority.stop()
+        args.stopped_by = signum
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
     progress = _Progress(not args.quiet)
     client = executor = None
     if args.dask:
         client, executor = _dask_executor(args.dask)
     try:
-        summary = index.refresh(progress=progress, executor=executor)
+        with _cache_errors(index):
+            summary = index.refresh_recovering(progress=progress, executor=executor)
     finally:
+        progress.close()
         if client is not None:
             client.close()
-    progress.close()
     from .tokenizer import keep_ranks
 
     keep_ranks(index.store.path.parent)
@@ -112,7 +151,9 @@ def cmd_index(args) -> int:
         f"indexed {index.root}\n"
         f"  files     {summary.files} indexed ({summary.parsed} read, {summary.unchanged} unchanged, "
         f"{summary.removed} removed; {summary.ignored} ignored, {summary.too_large} over the size cap, "
-        f"{summary.generated} generated, {summary.skipped - summary.generated} without a parser)\n"
+        f"{summary.generated} generated, {summary.skipped - summary.generated} without a parser"
+        + (f"; {summary.unreadable} unreadable" if summary.unreadable else "")
+        + (f"; {summary.vanished} deleted while indexing" if summary.vanished else "") + ")\n"
         f"  symbols   {summary.symbols}\n"
         f"  sections  {summary.sections}\n"
         f"  edges     {summary.edges}\n"
@@ -140,16 +181,54 @@ def _tokenizer(args):
     return Tokenizer(_cache_dir(args) or default_cache_dir()).start()
 
 
-def cmd_serve(args) -> int:
-    _repo(args.path)  # a bad path is a usage failure now, not a silent empty provider
+def _http_listener(args):
+    """`serve --http`: the socket bound and the flags checked before any work starts.
+    The URL and token go to <cache>/http/<repository's database name>.json (docs/http.md)."""
+    from indexer.store import db_path_for
+
+    from .transports.http import Listener
+
+    db = db_path_for(_repo(args.path), _cache_dir(args))
+    try:
+        return Listener.open(args.http, state_path=db.parent / "http" / f"{db.stem}.json",
+                             allow_remote=args.allow_remote, token_file=args.token_file,
+                             no_token=args.no_token, timeout=args.http_timeout)
+    except (ValueError, OSError) as exc:
+        raise CliError(f"--http {args.http}: {exc}" if isinstance(exc, OSError) else str(exc)) from exc
+
+
+def _provider(args):
+    """The provider every server shares: its index opened, caught up and watched in the
+    background, so a host's first message never waits for disk."""
     tokenizer = _tokenizer(args)
     from .provider import RepoProvider
-    from .session import Session
-    from .transports import stdio
 
     provider = RepoProvider(tokenizer=tokenizer)
     provider.start_indexing(lambda: _open_index(args), watch=not args.no_watch)
+    return provider
+
+
+def cmd_serve(args) -> int:
+    _repo(args.path)  # a bad path is a usage failure now, not a silent empty provider
+    if not args.http and (args.allow_remote or args.token_file or args.no_token):
+        raise CliError("--allow-remote, --token-file and --no-token go with --http")
+    listener = _http_listener(args) if args.http else None
+    provider = _provider(args)
+    from .session import Session
+    from .transports import stdio
+
+    if listener is not None:
+        return listener.serve(lambda: Session(provider))
+    signal.signal(signal.SIGTERM, _interrupted)  # like Ctrl-C: the loop ends, then every child
     return stdio.serve(Session(provider))
+
+
+def cmd_mcp(args) -> int:
+    _repo(args.path)
+    from .transports import mcp
+
+    wire = mcp.claim_stdio()  # first: no thread or child started below ever holds the wire
+    return mcp.serve(_provider(args), wire)
 
 
 def cmd_query(args) -> int:
@@ -162,7 +241,8 @@ def cmd_query(args) -> int:
 
     index = _open_index(args)
     index.load()
-    index.refresh()
+    with _cache_errors(index):
+        index.refresh_recovering()
     query = m.ContextQuery(
         goal=args.text,
         query_text=args.text,
@@ -199,12 +279,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"repo-graph {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
+    def at_least(low: int):
+        def parse(text: str) -> int:
+            try:
+                value = int(text)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+            if value < low:
+                raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+            return value
+
+        return parse
+
     def common(p):
         p.add_argument("--cache-dir", metavar="DIR",
                        help="where the index lives (default: $REPO_GRAPH_CACHE_DIR or ~/.cache/repo-graph)")
-        p.add_argument("--max-file-bytes", type=int, default=1 << 20, metavar="N",
+        p.add_argument("--max-file-bytes", type=at_least(1), default=1 << 20, metavar="N",
                        help="skip files larger than this (default: 1 MiB)")
-        p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+        p.add_argument("--jobs", "-j", type=at_least(1), default=None, metavar="N",
                        help="parser processes (default: one per core; 1 parses in this process)")
 
     p = sub.add_parser("index", help="build or refresh the index of a repository",
@@ -219,13 +311,34 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.set_defaults(func=cmd_index)
 
-    p = sub.add_parser("serve", help="run the stdio provider (what a host launches)",
-                       description="Serve CGP over stdin/stdout for the repository at PATH.")
-    p.add_argument("path", nargs="?", default=".", metavar="PATH")
-    p.add_argument("--no-watch", action="store_true",
-                   help="do not watch the tree (files are still checked against disk when answering)")
-    common(p)
+    def served(p):
+        """What a server a host launches takes: the repository and whether to watch it."""
+        p.add_argument("path", nargs="?", default=".", metavar="PATH")
+        p.add_argument("--no-watch", action="store_true",
+                       help="do not watch the tree (files are still checked against disk when answering)")
+        common(p)
+
+    p = sub.add_parser("serve", help="run the provider (stdio, what a host launches; or --http)",
+                       description="Serve CGP over stdin/stdout (or, with --http, streamable HTTP) "
+                                   "for the repository at PATH.")
+    served(p)
+    p.add_argument("--http", metavar="[HOST:]PORT",
+                   help="serve streamable HTTP on 127.0.0.1 (or HOST) instead of stdio; PORT 0 picks a free "
+                        "port; the URL and token go to a file only you can read (docs/http.md)")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="with --http: allow an address other machines can reach (the token stays required)")
+    p.add_argument("--token-file", metavar="FILE",
+                   help="with --http: the token to require, read from FILE (mode 0600); default: a new random one")
+    p.add_argument("--no-token", action="store_true",
+                   help="with --http on loopback: require no token (any local program can then query)")
+    p.add_argument("--http-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="with --http: how long a request's head or body may take, and an idle connection stay open")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("mcp", help="run the MCP server over stdio (for Claude Code, Cursor, VS Code, ...)",
+                       description="Serve the Model Context Protocol over stdin/stdout for the repository at PATH.")
+    served(p)
+    p.set_defaults(func=cmd_mcp)
 
     p = sub.add_parser("query", help="print the frames a host would get for TEXT",
                        description="Ask a question of the repository at PATH, as a host would.")
@@ -234,8 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a file, directory, URI or symbol to stay close to (repeatable)")
     p.add_argument("--kinds", action="append", choices=["doc", "symbol"], metavar="K",
                    help="only frames of this kind: doc or symbol (repeatable)")
-    p.add_argument("--max-tokens", type=int, default=4096, metavar="N")
-    p.add_argument("--max-frames", type=int, default=8, metavar="N")
+    p.add_argument("--max-tokens", type=at_least(0), default=4096, metavar="N")
+    p.add_argument("--max-frames", type=at_least(0), default=8, metavar="N")
     p.add_argument("--json", action="store_true", help="print the frames envelope as JSON")
     common(p)
     p.set_defaults(func=cmd_query)
@@ -249,9 +362,6 @@ def main(argv: list[str] | None = None) -> int:
         if len(args.args) > 2:
             parser.error("query takes [PATH] TEXT; quote the text")
         args.path, args.text = (args.args if len(args.args) == 2 else [".", args.args[0]])
-        for flag in ("max_tokens", "max_frames"):
-            if getattr(args, flag) < 0:
-                parser.error(f"--{flag.replace('_', '-')} must be >= 0")
     try:
         rc = args.func(args)
     except CliError as exc:
@@ -259,11 +369,33 @@ def main(argv: list[str] | None = None) -> int:
         rc = EXIT_FAILURE
     except BrokenPipeError:
         rc = EXIT_OK
-    sys.stdout.flush() if rc != EXIT_OK or args.command != "serve" else None
-    if args.command == "serve":
+    except (KeyboardInterrupt, Stopped) as exc:
+        sys.stderr.write("repo-graph: stopped; what was indexed so far is kept and the next run goes on from it\n")
+        rc = 128 + getattr(args, "stopped_by", exc.args[0] if isinstance(exc, KeyboardInterrupt) and exc.args
+                           else signal.SIGINT)
+    sys.stdout.flush() if rc != EXIT_OK or args.command not in ("serve", "mcp") else None
+    if args.command in ("serve", "mcp"):
+        _end_children()
         sys.stderr.flush()
         os._exit(rc)  # background indexing threads must not delay a clean exit (R2)
     return rc
+
+
+def _end_children() -> None:
+    """Parse workers of a first index under way end before we do: none is left reading
+    a task its gone parent half wrote (a traceback on the host's stderr). The ones a
+    SIGKILL leaves behind end on their own (indexer/pool.py, worker_init)."""
+    import multiprocessing
+
+    from indexer.pool import STARTING
+
+    STARTING.acquire(timeout=10)  # a pool starting now: let its workers finish starting, then end them
+    for child in multiprocessing.active_children():
+        child.kill()
+
+
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt(signum)
 
 
 if __name__ == "__main__":

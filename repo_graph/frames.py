@@ -21,6 +21,7 @@ MAX_RELATIONS = 24
 HEADER_METHOD = "tree-sitter-symbol-header"
 HEADER_SUFFIX = "@header"  # frame id of a symbol's header frame: `path#Qual.name@header`
 MAX_HEADER_MEMBERS = 80
+MAX_MEMBERS = 200  # whose calls a whole symbol's frame carries
 
 # How each stored edge reads from either end: outgoing edges keep the shared
 # vocabulary; incoming ones get our own namespaced inverse.
@@ -57,15 +58,19 @@ def citation_label(node: NodeRow) -> str:
     return f"{name} {lines}"
 
 
-def display_name(node_id: str) -> str:
-    if node_id == ".":
+def display_name(path: str, fragment: str) -> str:
+    if path == ".":
         return "(repository root)"
-    path, _, fragment = node_id.partition("#")
     return f"{fragment} ({path})" if fragment else path
 
 
-def relations(index, node: NodeRow, prefer: frozenset[str]) -> tuple[m.Relation, ...]:
-    """Every edge at this node, as the frame sees it; edges to an anchor are never cut."""
+def _fragment(node: NodeRow) -> str:
+    return node.id[len(node.path) + 1 :] if node.id != node.path else ""
+
+
+def relations(index, node: NodeRow, prefer: frozenset[str], whole: bool = True) -> tuple[m.Relation, ...]:
+    """Every edge at this node, as the frame sees it; edges to an anchor are never cut.
+    `whole`: the frame shows the node's whole span, members' bodies included."""
     found: list[tuple[str, str]] = []
     # A module frame speaks for its file: the file's imports are its relations. In a
     # file with no header (no module frame), its top-level symbols speak for it.
@@ -79,11 +84,27 @@ def relations(index, node: NodeRow, prefer: frozenset[str]) -> tuple[m.Relation,
         for rel, target in index.graph.out_edges(end):
             if rel in _OUTGOING and (end == node.id or rel == "code.imports"):
                 found.append((_OUTGOING[rel], target))
+    # A frame's relations cover the code in its content: a class sent whole calls
+    # what its methods call (the anchored file they call is one hop from it, G4).
+    inner = _members(index, node) if whole else []
+    found += [(_OUTGOING[rel], target) for rel, target in index.graph.out_edges_of(inner)
+              if rel in _OUTGOING and rel != "repo-graph:contains" and target != node.id and target not in inner]
     found = list(dict.fromkeys(found))
     found.sort(key=lambda rt: (rt[1] not in prefer, rt[0] != m.REL_DEFINED_IN))
-    return tuple(
-        m.Relation(rel, node_uri(index.root, target), display_name(target)) for rel, target in found[:MAX_RELATIONS]
-    )
+    named = [(rel, index.split_id(target)) for rel, target in found[:MAX_RELATIONS]]
+    return tuple(m.Relation(rel, node_uri(index.root, *where), display_name(*where)) for rel, where in named)
+
+
+def _members(index, node: NodeRow) -> list[str]:
+    """The symbols inside a symbol's span (methods, nested classes), to MAX_MEMBERS."""
+    if node.kind != "symbol" or node.start_line == node.end_line:
+        return []
+    found: list[str] = []
+    level = [node.id]
+    while level and len(found) < MAX_MEMBERS:
+        level = [c.id for parent in level for c in index.store.children(parent)][: MAX_MEMBERS - len(found)]
+        found += level
+    return found
 
 
 def header_spans(index, node: NodeRow) -> list[tuple[int, int]]:
@@ -126,7 +147,7 @@ def build_header(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefe
         title=f"{node.title or node.name} (header)",
         content=content,
         content_digest=content_digest,
-        uri=node_uri(index.root, node.id),
+        uri=node_uri(index.root, node.path, _fragment(node)),
         score=score,
         token_cost=token_cost(content),
         canonical_token_cost=tokenizer.count(content, content_digest),
@@ -138,7 +159,7 @@ def build_header(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefe
             for a, b, data in parts
         ),
         citation_label=f"{citation_label(node)} (header)",
-        relations=relations(index, node, prefer),
+        relations=relations(index, node, prefer, whole=False),
     )
 
 
@@ -156,7 +177,7 @@ def build(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: froz
         title=node.title or node.name or node.id,  # F2
         content=content,
         content_digest=content_digest,
-        uri=node_uri(index.root, node.id),
+        uri=node_uri(index.root, node.path, _fragment(node)),
         score=score,
         token_cost=token_cost(content),  # B3
         canonical_token_cost=tokenizer.count(content, content_digest),

@@ -122,3 +122,19 @@ def pack(
     chosen.sort(key=lambda rp: rp[0])  # rank order, so anchored frames stay first (G4)
     dropped = max(0, total - len(chosen))
     return Packed([p.frame for _, p in chosen], dropped > 0, dropped)
+
+
+def largest_prefix(n: int, cost: Callable[[int], int], budget: int) -> int:
+    """How many leading items of `n` to send when what costs is the whole they make
+    once rendered together (a tool result: frames, their structured copy, a footer
+    counting them), never any one part: the most `k` with cost(k) within `budget`, 0
+    when not even one fits. Binary search, as adding an item never makes the whole
+    cheaper; every `k` returned was itself measured to fit."""
+    lo, hi = 0, n  # cost(lo) is taken to fit: the caller's footer alone must
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if cost(mid) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

@@ -3,21 +3,25 @@ repository's index. Transport-free; the session calls it."""
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, Callable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from . import anchors as anchors_mod
 from . import frames as frames_mod
 from . import ranking, verify
-from .packing import Placed, pack
+from .packing import Packed, Placed, pack
 from .protocol import messages as m
 from .protocol.errors import UNAVAILABLE, ProtocolError
+from .status import Progress
 from .tokenizer import Tokenizer
 
 if TYPE_CHECKING:  # the index loads off the protocol's thread
     from indexer.index import RepoIndex
+    from indexer.store import NodeRow
 
 SERVED_KINDS = ("doc", "symbol")
 FIRST_INDEX_WAIT = 25.0  # a host allows 30 s per answer (cgp-conformance README)
@@ -33,14 +37,19 @@ class RepoProvider:
         self.tokenizer = tokenizer or Tokenizer().start()
         self.kinds = SERVED_KINDS
         self.watcher = None
+        self.watching = False  # asked to watch the tree (the watcher starts once the index is open)
+        self.progress = Progress()  # how far the indexer's pass is, for index_status
         self._opened = threading.Event()
         self._open_error: str | None = None
+        self._rebuild_lock = threading.Lock()
+        self._rebuilder: threading.Thread | None = None
         if index is not None:
             self._opened.set()
 
     def start_indexing(self, open_index: Callable[[], RepoIndex] | None = None, *, watch: bool = True) -> threading.Thread:
         """Open and load what is persisted, catch up with the tree, then keep up with
         it (watchdog) unless told not to. All of it off the protocol's thread."""
+        self.watching = watch
 
         def run():
             if self.index is None:
@@ -67,13 +76,13 @@ class RepoProvider:
 
                 self.watcher = Watcher(self.index).start()
             try:
-                summary = self.index.refresh(count=False)  # the line below says files only
+                summary = self.index.refresh_recovering(count=False, progress=self.progress)  # says files only
                 sys.stderr.write(
                     f"repo-graph: index ready: {summary.files} files, {summary.parsed} parsed, "
                     f"{summary.unchanged} unchanged, {summary.removed} removed in {summary.seconds:.2f}s\n"
                 )
             except Exception as exc:  # keep serving what is loaded; say why on stderr
-                sys.stderr.write(f"repo-graph: error: indexing failed: {exc!r}\n")
+                sys.stderr.write(f"repo-graph: error: indexing failed: {_cause(exc, self.index)}\n")
                 self.index.ready.set()
             # The anchors' walk needs networkx (0.06-0.2 s of imports): load it now, while
             # the host is idle, not inside its first anchored answer.
@@ -82,6 +91,17 @@ class RepoProvider:
         thread = threading.Thread(target=run, name="indexer", daemon=True)
         thread.start()
         return thread
+
+    def _rebuild(self) -> None:
+        """One background rebuild at a time, however many answers met the damage."""
+        with self._rebuild_lock:
+            if self._rebuilder is None or not self._rebuilder.is_alive():
+                self._rebuilder = self.start_indexing(watch=False)
+
+    @property
+    def open_error(self) -> str | None:
+        """Why the index could not be opened, if it could not."""
+        return self._open_error
 
     def _wait_open(self) -> None:
         if not self._opened.wait(FIRST_INDEX_WAIT) or self.index is None:
@@ -95,8 +115,38 @@ class RepoProvider:
 
     def query(self, q: m.ContextQuery) -> m.QueryResult:
         self._wait_ready()
-        with self.index.priority.answering():  # the indexer pauses meanwhile
+        with self._store_errors(), self.index.priority.answering():  # the indexer pauses meanwhile
             return self._query(self.index, q)
+
+    @contextmanager
+    def _store_errors(self):
+        """A database error is the cache's, not the question's: a damaged file is set
+        aside and rebuilt in the background, anything else (a full disk) is named with
+        the file it concerns. Either way the host is told to retry."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            if self.index.recover(exc):
+                self._rebuild()
+                raise ProtocolError(UNAVAILABLE, "the index cache was damaged: it was set aside and the index is "
+                                                 "being rebuilt; retry shortly") from None
+            sys.stderr.write(f"repo-graph: error: {_cause(exc, self.index)}\n")
+            raise ProtocolError(UNAVAILABLE, f"the index cache failed: {exc}; retry later") from None
+
+    @contextmanager
+    def answering(self) -> Iterator[RepoIndex]:
+        """The index, once it can answer, the indexer pausing meanwhile, as for a query:
+        for answers that pick their nodes otherwise (a symbol by name, its callers)."""
+        self._wait_ready()
+        with self._store_errors(), self.index.priority.answering():
+            yield self.index
+
+    def pack_nodes(self, index: RepoIndex, scored: list[tuple[NodeRow, float]], prefer: frozenset[str],
+                   max_tokens: int, max_frames: int) -> m.QueryResult:
+        """Frames for `scored` nodes, in that order, packed as a query's are (B1, B4,
+        headers for big bodies, one file's share); call inside `answering`."""
+        packed = self._pack(index, scored, set(NODE_KIND.values()), prefer, max_tokens, max_frames)
+        return m.QueryResult(tuple(packed.frames), packed.truncated, packed.dropped if packed.truncated else None)
 
     def _query(self, index: RepoIndex, q: m.ContextQuery) -> m.QueryResult:
         wanted = {NODE_KIND[k] for k in q.kinds if k in NODE_KIND} if q.kinds else set(NODE_KIND.values())
@@ -106,7 +156,7 @@ class RepoProvider:
         resolved = [anchors_mod.resolve(index, a) for a in q.anchors]
         for r in resolved:
             for node_id in r.node_ids:
-                index.ensure_fresh(node_id.partition("#")[0])  # anchored files are checked against disk now
+                index.ensure_fresh(index.split_id(node_id)[0])  # anchored files are checked against disk now
         seeds = {node_id for r in resolved for node_id in r.node_ids}
         prefer = frozenset(seeds)
         states = {}
@@ -129,32 +179,48 @@ class RepoProvider:
         with index.store.snapshot():  # one committed state, however the indexer writes meanwhile
             candidates = ranking.rank(index, text, seeds, keep=keep)
 
-        def builder(candidate):
+        packed = self._pack(index, [(c.node, c.score) for c in candidates], wanted, prefer, q.max_tokens,
+                            q.max_frames, state)
+        return m.QueryResult(tuple(packed.frames), packed.truncated, packed.dropped if packed.truncated else None)
+
+    def _pack(self, index: RepoIndex, scored, wanted: set[str], prefer: frozenset[str], max_tokens: int,
+              max_frames: int, state=None) -> Packed:
+        """Build and pack frames for (node, score) pairs in rank order; each file is
+        checked against disk as its frame is built. `state(path)`: the file's stamps."""
+        state = state or index.store.file_state
+
+        def builder(ranked: NodeRow, score: float):
             def build():
-                if not index.ensure_fresh(candidate.node.path):
+                if not index.ensure_fresh(ranked.path):
                     return None
-                node = index.store.node(candidate.node.id)
+                node = index.store.node(ranked.id)
                 if node is None or node.kind not in wanted:
                     return None
                 st = state(node.path)
                 stamps = (st.indexed_at, st.valid_from) if st else (None, None)
-                frame = frames_mod.build(index, node, candidate.score, self.tokenizer, prefer, *stamps)
+                frame = frames_mod.build(index, node, score, self.tokenizer, prefer, *stamps)
                 if frame is None:
                     return None
 
                 def header():
-                    small = frames_mod.build_header(index, node, candidate.score, self.tokenizer, prefer, *stamps)
+                    small = frames_mod.build_header(index, node, score, self.tokenizer, prefer, *stamps)
                     return None if small is None else Placed(small, node.path, node.start_line, node.end_line)
 
                 return Placed(frame, node.path, node.start_line, node.end_line, header)
 
             return build
 
-        packed = pack(((c.node.path, builder(c)) for c in candidates), len(candidates), q.max_tokens, q.max_frames,
-                      files=len({c.node.path for c in candidates}))
-        return m.QueryResult(tuple(packed.frames), packed.truncated, packed.dropped if packed.truncated else None)
+        return pack(((node.path, builder(node, score)) for node, score in scored), len(scored), max_tokens,
+                    max_frames, files=len({node.path for node, _ in scored}))
 
     def verify(self, identities) -> list[m.Verdict]:
         self._wait_open()  # verdicts come from disk: no need to wait for a first index
-        with self.index.priority.answering():
+        with self._store_errors(), self.index.priority.answering():
             return verify.verdicts(self.index, identities)
+
+
+def _cause(exc: BaseException, index) -> str:
+    """One line a person can act on: what failed and which file it concerns."""
+    if isinstance(exc, sqlite3.Error):
+        return f"{exc} (index cache {index.store.path})"
+    return f"{type(exc).__name__}: {exc}"

@@ -1,5 +1,7 @@
 """Envelope in, envelopes out, no I/O: the protocol's rules for one connection,
-shared by every transport."""
+shared by every transport. A query or verify needs no handshake before it, on every
+transport (docs/protocol.md): over HTTP each POST stands alone, and the handshake
+settles the version family, nothing a query needs."""
 
 from __future__ import annotations
 
@@ -36,8 +38,8 @@ class Session:
         except ProtocolError as exc:
             return Reply(encode.error(exc.code, exc.message, exc.request_id or request_id))
         except Exception as exc:  # a bug of ours must not end the session (R1)
-            traceback.print_exc(file=sys.stderr)
-            return Reply(encode.error(INTERNAL, f"internal error: {type(exc).__name__}: {exc}", request_id))
+            traceback.print_exc(limit=-8, file=sys.stderr)  # the frames nearest the fault, not megabytes
+            return Reply(encode.error(INTERNAL, f"internal error: {type(exc).__name__}: {str(exc)[:200]}", request_id))
 
     def _dispatch(self, message) -> Reply:
         if isinstance(message, m.Handshake):

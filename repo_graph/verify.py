@@ -13,12 +13,15 @@ def verdicts(index, identities) -> list[m.Verdict]:
     out = []
     for identity in identities:
         # provider_id is the host's name for us, whatever it chose: judge by frame_id.
-        path = identity.frame_id.partition("#")[0]
-        if not path or not index.ensure_fresh(path):
+        is_header = identity.frame_id.endswith(HEADER_SUFFIX)
+        node_id = identity.frame_id[: -len(HEADER_SUFFIX)] if is_header else identity.frame_id
+        path = index.split_id(node_id)[0]
+        # The repository is the boundary: an id naming a path outside it, or ignored,
+        # names nothing, and nothing of it is read, hashed or kept.
+        if not path or index.admit(path) != path or not index.ensure_fresh(path):
             out.append(m.Verdict(identity, m.GONE))
             continue
-        is_header = identity.frame_id.endswith(HEADER_SUFFIX)
-        node = index.store.node(identity.frame_id[: -len(HEADER_SUFFIX)] if is_header else identity.frame_id)
+        node = index.store.node(node_id)
         current = node.content_digest if node is not None and node.kind != "file" else None
         if is_header and current is not None:
             found = header_content(index, node)  # derived content: recomputed from disk now

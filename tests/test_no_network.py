@@ -35,3 +35,29 @@ def test_provider_answers_with_the_network_cut(repo, provider_factory, tmp_path)
     stderr = p.proc.stderr.read()
     assert b"network guard active" in stderr  # the guard really was in place
     assert b"network access attempted" not in stderr
+
+
+def test_http_provider_answers_with_the_network_cut_and_listens_only_where_asked(repo, home, tmp_path):
+    """Over HTTP too (issue 38): the one socket it listens on is the loopback one it was
+    asked for, and it opens no connection of its own."""
+    from .http_server import HttpServer, inet_sockets, post
+
+    guard = tmp_path / "guard"
+    guard.mkdir()
+    (guard / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    server = HttpServer(repo, home, tmp_path / "cache", env={"PYTHONPATH": f"{guard}:{REPO_ROOT}"})
+    try:
+        server.wait_started()
+        assert post(server, {"type": "handshake", "protocol_version": "contextgraph/1.0"}).status == 200
+        reply = post(server, {"type": "query", "query": {"goal": "retry policy", "max_frames": 8, "max_tokens": 4096}})
+        frames = reply.json()["result"]["frames"]
+        assert frames and all("canonical_token_cost" in f for f in frames)  # the tokenizer loaded offline
+        held = inet_sockets(server.proc.pid)  # the server's and its helpers' IP sockets
+        assert ("tcp", "0100007F", server.port, "LISTEN") in held
+        for proto, address, port, state in held:
+            assert proto == "tcp" and port == server.port, held  # the listener and its accepted connections
+    finally:
+        rc = server.stop()
+    assert rc == 0
+    assert "network guard active" in server.stderr()  # the guard really was in place
+    assert "network access attempted" not in server.stderr()

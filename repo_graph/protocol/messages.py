@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+Wire = dict[str, Any]  # an envelope or part of one, as JSON has it
 
 # Envelope types.
 HANDSHAKE = "handshake"
@@ -69,7 +72,7 @@ class FrameId:
     frame_id: str
     content_digest: str | None = None
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> Wire:
         out = {"provider_id": self.provider_id, "frame_id": self.frame_id}
         if self.content_digest is not None:
             out["content_digest"] = self.content_digest
@@ -96,7 +99,7 @@ class Provenance:
     by: str
     type: str = "file"
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> Wire:
         return {"type": self.type, "uri": self.uri, "range": self.range, "digest": self.digest,
                 "method": self.method, "by": self.by}
 
@@ -107,7 +110,7 @@ class Relation:
     target_uri: str
     display_name: str
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> Wire:
         return {"rel": self.rel, "target_uri": self.target_uri, "display_name": self.display_name}
 
 
@@ -129,7 +132,7 @@ class Frame:
     citation_label: str
     relations: tuple[Relation, ...] = ()
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> Wire:
         out = {
             "id": self.id,
             "kind": self.kind,
@@ -166,7 +169,7 @@ class Verdict:
     status: str
     replacement_digest: str | None = None
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> Wire:
         out = {"frame": self.frame.to_wire(), "status": self.status}
         if self.replacement_digest is not None:
             out["replacement_digest"] = self.replacement_digest

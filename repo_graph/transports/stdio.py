@@ -5,19 +5,32 @@ break a message. Lines are read as bytes with a size limit (R1)."""
 from __future__ import annotations
 
 import os
+import select
 import sys
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
 _CHUNK = 1 << 16
 
 
-def _claim_stdout():
-    """A private writer for the wire; fd 1 now leads to stderr."""
+def _claim_stdout() -> int:
+    """A private descriptor for the wire; fd 1 now leads to stderr."""
     sys.stdout.flush()
     wire_fd = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    return os.fdopen(wire_fd, "wb", buffering=0)
+    return wire_fd
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte: a pipe takes part of a large write when the reader is slow
+    and a signal (a child process ending) interrupts it, and what is left must follow,
+    or the host reads half an envelope glued to the next."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:  # a descriptor a parent left non-blocking: wait until it takes more
+            select.select([], [fd], [])
 
 
 def _lines(stream, limit: int):
@@ -45,7 +58,7 @@ def serve(session, *, stdin=None, max_line_bytes: int = MAX_LINE_BYTES) -> int:
 
     def send(envelope: dict) -> bool:
         try:
-            wire.write(encode.line(envelope))  # unbuffered: one line, flushed
+            write_all(wire, encode.line(envelope))
             return True
         except BrokenPipeError:
             return False
@@ -68,6 +81,6 @@ def serve(session, *, stdin=None, max_line_bytes: int = MAX_LINE_BYTES) -> int:
         return 0
     finally:
         try:
-            wire.close()
+            os.close(wire)
         except OSError:
             pass
