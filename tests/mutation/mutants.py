@@ -305,7 +305,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "fresh-anchor", "each anchored file is checked against disk before answering",
         "repo_graph/provider.py",
-        'index.ensure_fresh(node_id.partition("#")[0])  # anchored files are checked against disk now',
+        "index.ensure_fresh(index.split_id(node_id)[0])  # anchored files are checked against disk now",
         "pass  # anchored files are checked against disk now",
         "anchored files answered from the index as it was",
         ("tests/test_freshness.py::test_an_anchored_file_edited_since_the_index_is_read_again_before_ranking",),
@@ -313,7 +313,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "fresh-frame", "each file a frame comes from is checked against disk before answering",
         "repo_graph/provider.py",
-        "if not index.ensure_fresh(candidate.node.path):",
+        "if not index.ensure_fresh(ranked.path):",
         "if False:",
         "frames cut by the line ranges of the index as it was",
         ("tests/test_freshness.py::test_f5_a_frames_file_edited_since_the_index_is_read_again_before_it_is_sent",),
