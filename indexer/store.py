@@ -11,6 +11,7 @@ import json
 import os
 import posixpath
 import sqlite3
+import stat
 import threading
 import time
 import weakref
@@ -256,9 +257,10 @@ def _private(path: Path, mode: int) -> None:
     repository's code and its digests, for the user alone."""
     try:
         st = path.stat()
-        if st.st_uid == os.geteuid() and st.st_mode & 0o777 != mode:
+        shared = st.st_mode & stat.S_ISVTX or path == Path.home()  # /tmp, a home named as --cache-dir: not ours
+        if st.st_uid == os.geteuid() and st.st_mode & 0o777 != mode and not shared:
             path.chmod(mode)
-    except OSError:
+    except (OSError, RuntimeError):
         pass
 
 
