@@ -224,14 +224,16 @@ def cmd_serve(args) -> int:
     if not args.http and (args.allow_remote or args.token_file or args.no_token):
         raise CliError("--allow-remote, --token-file and --no-token go with --http")
     listener = _http_listener(args) if args.http else None
-    provider = _provider(args)
     from .session import Session
     from .transports import stdio
 
     if listener is not None:
+        provider = _provider(args)
         return listener.serve(lambda: Session(provider))
+    wire = stdio.claim()  # first: the indexer thread and its children start below
+    provider = _provider(args)
     signal.signal(signal.SIGTERM, _interrupted)  # like Ctrl-C: the loop ends, then every child
-    return stdio.serve(Session(provider))
+    return stdio.serve(Session(provider), wire=wire)
 
 
 def cmd_mcp(args) -> int:

@@ -49,11 +49,16 @@ def _lines(stream, limit: int):
         yield line.rstrip(b"\r\n"), False
 
 
-def serve(session, *, stdin=None, max_line_bytes: int = MAX_LINE_BYTES) -> int:
+def claim() -> int:
+    """Take the wire before any thread or child starts: none of them can write to it."""
+    return _claim_stdout()
+
+
+def serve(session, *, wire: int | None = None, stdin=None, max_line_bytes: int = MAX_LINE_BYTES) -> int:
     from ..protocol import encode
     from ..protocol.errors import BAD_REQUEST
 
-    wire = _claim_stdout()
+    wire = _claim_stdout() if wire is None else wire
     stream = stdin or sys.stdin.buffer
 
     def send(envelope: dict) -> bool:
