@@ -225,3 +225,16 @@ def query_when_ready(provider: Provider, request_id: str | None = None, attempts
         if not (reply.get("type") == "error" and reply.get("code") == "unavailable"):
             return reply
     pytest.fail(f"still unavailable after {attempts} tries")
+
+
+def run_cli(home: Path, *args: str, prefix=(), timeout: float = 300) -> subprocess.CompletedProcess:
+    """`repo-graph ARGS` as a person runs it, in a host's environment; `prefix` wraps
+    it (setpriv)."""
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "repo_graph", *args],
+        capture_output=True,
+        text=True,
+        env=host_env(home),
+        cwd=str(REPO_ROOT),
+        timeout=timeout,
+    )

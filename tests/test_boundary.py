@@ -11,13 +11,12 @@ import os
 import sqlite3
 import stat
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 
-from .conftest import REPO_ROOT, host_env
+from .conftest import run_cli
 
 LEAK = "def leak_marker_fn():\n    return 'outside'\n"
 
@@ -249,14 +248,7 @@ def test_boundary_reads_refuse_a_fifo_without_blocking(tmp_path):
 
 @pytest.mark.parametrize("root", ["/", "/proc", "/proc/self", "/sys", "/dev"])
 def test_boundary_index_refuses_the_file_system_root_and_kernel_trees(root, home):
-    done = subprocess.run(
-        [sys.executable, "-m", "repo_graph", "index", root],
-        capture_output=True,
-        text=True,
-        env=host_env(home),
-        cwd=str(REPO_ROOT),
-        timeout=120,
-    )
+    done = run_cli(home, "index", root, timeout=120)
     assert done.returncode == 1
     assert "refusing to index" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -319,14 +311,7 @@ def test_boundary_a_file_name_that_is_not_utf8_is_skipped_with_one_warning(tmp_p
     for i in range(7):
         (repo / f"m{i}.py").write_text(f"def fn_{i}():\n    return {i}\n")
     os.close(os.open(os.path.join(os.fsencode(repo), b"a\xff.py"), os.O_CREAT | os.O_WRONLY, 0o644))
-    done = subprocess.run(
-        [sys.executable, "-m", "repo_graph", "index", "--json", str(repo)],
-        capture_output=True,
-        text=True,
-        env=host_env(home),
-        cwd=str(REPO_ROOT),
-        timeout=300,
-    )
+    done = run_cli(home, "index", "--json", str(repo))
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     warnings = [line for line in done.stderr.splitlines() if "not UTF-8" in line]

@@ -17,18 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPO_ROOT, assert_schema_valid, host_env
-
-
-def _cli(home: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "repo_graph", *args],
-        capture_output=True,
-        text=True,
-        env=host_env(home),
-        cwd=str(REPO_ROOT),
-        timeout=timeout,
-    )
+from .conftest import REPO_ROOT, assert_schema_valid, host_env, run_cli
 
 
 def _repo(tmp_path: Path, files: dict[str, str], git: bool = False) -> Path:
@@ -156,7 +145,7 @@ def test_r1_a_slow_host_under_load_gets_500_whole_answers_while_the_watcher_is_b
 
 def test_d1_an_edit_that_keeps_size_and_mtime_is_seen_across_restarts(tmp_path, home, provider_factory):
     repo = _repo(tmp_path, {"a.py": "def stamp_fn():\n    return 'AAAA'\n"})
-    assert _cli(home, "index", "--json", str(repo)).returncode == 0
+    assert run_cli(home, "index", "--json", str(repo)).returncode == 0
     p = provider_factory(repo, args=["--no-watch"])
     frame = next(f for f in p.query(goal="stamp_fn")["result"]["frames"] if f["id"] == "a.py#stamp_fn")
     assert p.close() == 0
@@ -181,17 +170,17 @@ def test_d1_an_edit_that_keeps_size_and_mtime_is_seen_across_restarts(tmp_path, 
         "BBBB" in next(f for f in p.query(goal="stamp_fn")["result"]["frames"] if f["id"] == "a.py#stamp_fn")["content"]
     )
     assert p.close() == 0
-    summary = json.loads(_cli(home, "index", "--json", str(repo)).stdout)
+    summary = json.loads(run_cli(home, "index", "--json", str(repo)).stdout)
     assert summary["unchanged"] == 1  # the provider already took the new bytes in
 
 
 def test_an_edit_that_keeps_size_and_mtime_is_parsed_by_the_next_index(tmp_path, home):
     repo = _repo(tmp_path, {"a.py": "def stamp_fn():\n    return 'AAAA'\n", "b.py": "x = 1\n"})
-    assert json.loads(_cli(home, "index", "--json", str(repo)).stdout)["parsed"] == 2
+    assert json.loads(run_cli(home, "index", "--json", str(repo)).stdout)["parsed"] == 2
     st = (repo / "a.py").stat()
     (repo / "a.py").write_text("def stamp_fn():\n    return 'BBBB'\n")
     os.utime(repo / "a.py", ns=(st.st_atime_ns, st.st_mtime_ns))
-    summary = json.loads(_cli(home, "index", "--json", str(repo)).stdout)
+    summary = json.loads(run_cli(home, "index", "--json", str(repo)).stdout)
     assert (summary["parsed"], summary["unchanged"]) == (1, 1)
 
 
@@ -213,17 +202,17 @@ def _damage(db: Path, how: str) -> None:
 @pytest.mark.parametrize("how", ["garbage", "truncated", "header"])
 def test_a_damaged_cache_is_set_aside_and_rebuilt_by_index(tmp_path, home, how):
     repo = _repo(tmp_path, {f"m{i}.py": f"def fn_{i}(x):\n    return fn_{(i + 1) % 30}(x)\n" for i in range(30)})
-    assert _cli(home, "index", str(repo)).returncode == 0
+    assert run_cli(home, "index", str(repo)).returncode == 0
     for f in (home / ".cache" / "repo-graph").glob("*.sqlite3-*"):
         f.unlink()  # the WAL was checkpointed at close; what is left is the main file
     _damage(_db(home), how)
-    done = _cli(home, "index", "--json", str(repo))
+    done = run_cli(home, "index", "--json", str(repo))
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     said = [line for line in done.stderr.splitlines() if "damaged" in line]
     assert len(said) == 1 and "moved it to" in said[0], done.stderr
     assert json.loads(done.stdout)["files"] == 30
-    again = _cli(home, "query", str(repo), "fn_3")
+    again = run_cli(home, "query", str(repo), "fn_3")
     assert again.returncode == 0 and "fn_3" in again.stdout and "damaged" not in again.stderr
 
 
@@ -231,7 +220,7 @@ def test_serve_on_a_damaged_cache_rebuilds_it_and_answers(tmp_path, home, provid
     """Its first page intact, the file passes the cheap check at open; the first
     query that reads a damaged page finds it out."""
     repo = _repo(tmp_path, {f"m{i}.py": f"def fn_{i}(x):\n    return fn_{(i + 1) % 30}(x)\n" for i in range(30)})
-    assert _cli(home, "index", str(repo)).returncode == 0
+    assert run_cli(home, "index", str(repo)).returncode == 0
     _damage(_db(home), "garbage")
     p = provider_factory(repo, args=["--no-watch"])
     codes = []
@@ -333,7 +322,7 @@ def test_no_process_outlives_index_stopped_by_a_signal_and_one_line_says_so(tmp_
     stderr = err.decode(errors="replace")
     assert proc.returncode == 128 + sig, stderr
     assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1, stderr
-    done = _cli(home, "index", "--json", str(repo))  # the cache is consistent: the next run finishes it
+    done = run_cli(home, "index", "--json", str(repo))  # the cache is consistent: the next run finishes it
     assert done.returncode == 0 and json.loads(done.stdout)["files"] == 700, done.stderr
 
 
@@ -353,7 +342,7 @@ def test_an_unusable_cache_dir_is_one_line_naming_it(tmp_path, home):
     repo = _repo(tmp_path, {"a.py": "x = 1\n"})
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    done = _cli(home, "index", "--cache-dir", str(blocker / "cache"), str(repo))
+    done = run_cli(home, "index", "--cache-dir", str(blocker / "cache"), str(repo))
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert str(blocker) in done.stderr
@@ -375,7 +364,7 @@ def tiny_disk(tmp_path):
 def test_a_full_disk_is_one_line_naming_the_cause_and_the_file(tmp_path, home, tiny_disk):
     body = "\n".join(f"    name_{i} = other_{i}" for i in range(60))
     repo = _repo(tmp_path, {f"m{n}.py": f"def f_{n}():\n{body}\n" for n in range(300)})
-    done = _cli(home, "index", "--cache-dir", str(tiny_disk), str(repo))
+    done = run_cli(home, "index", "--cache-dir", str(tiny_disk), str(repo))
     assert done.returncode == 1, done.stdout
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "full" in done.stderr and str(tiny_disk) in done.stderr
@@ -425,7 +414,7 @@ def test_a_query_needs_no_handshake_on_any_transport(tmp_path, provider_factory)
 def test_bad_flags_are_a_usage_error(tmp_path, home, flags):
     repo = _repo(tmp_path, {"a.py": "x = 1\n"})
     for command in ("index", "serve"):
-        done = _cli(home, command, *flags, str(repo), timeout=60)
+        done = run_cli(home, command, *flags, str(repo), timeout=60)
         assert done.returncode == 2 and "usage:" in done.stderr and "Traceback" not in done.stderr
     assert not (home / ".cache" / "repo-graph").exists()  # nothing was touched
 
@@ -442,14 +431,7 @@ def test_unreadable_files_and_directories_are_counted_and_named_once(tmp_path, h
         if not shutil.which("setpriv"):
             pytest.skip("as root, an unreadable file needs setpriv (util-linux) to drop CAP_DAC_OVERRIDE")
         prefix = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--inh-caps", "-all", "--"]
-    done = subprocess.run(
-        [*prefix, sys.executable, "-m", "repo_graph", "index", str(repo)],
-        capture_output=True,
-        text=True,
-        env=host_env(home),
-        cwd=str(REPO_ROOT),
-        timeout=300,
-    )
+    done = run_cli(home, "index", str(repo), prefix=prefix)
     assert done.returncode == 0, done.stderr
     files_line = next(line for line in done.stdout.splitlines() if line.strip().startswith("files"))
     assert "1 unreadable" in files_line and "1 without a parser" in files_line, files_line
