@@ -69,12 +69,14 @@ def identifier_tokens(text: str) -> list[str]:
     return found
 
 
-def git_dir(mirrors: Path, repo: str) -> Path | None:
-    """The git directory of `owner/name` under `mirrors`, None if there is none."""
+def git_args(mirrors: Path, repo: str) -> list[str] | None:
+    """How to point git at `owner/name` under `mirrors` (a bare git dir or a work tree), None if absent."""
     base = mirrors / repo.replace("/", "+")
     for candidate in (base / "repo", base):
-        if (candidate / "HEAD").is_file() or (candidate / ".git").exists():
-            return candidate
+        if (candidate / "HEAD").is_file() and (candidate / "objects").is_dir():
+            return [f"--git-dir={candidate}"]
+        if (candidate / ".git").exists():
+            return ["-C", str(candidate)]
     return None
 
 
@@ -89,16 +91,16 @@ class Trees:
         """The paths at `ref`, or a sentence saying why they cannot be read."""
         key = (repo, ref)
         if key not in self.cache:
-            gd = git_dir(self.mirrors, repo)
-            if gd is None:
+            where = git_args(self.mirrors, repo)
+            if where is None:
                 self.cache[key] = f"no mirror of {repo} under {self.mirrors}"
             else:
                 out = subprocess.run(
-                    ["git", f"--git-dir={gd}", "ls-tree", "-r", "--name-only", "-z", ref],
+                    ["git", *where, "ls-tree", "-r", "--name-only", "-z", f"{ref}^{{commit}}"],
                     capture_output=True,
                 )
                 if out.returncode != 0:
-                    self.cache[key] = f"{ref} is not a commit of {repo} ({gd})"
+                    self.cache[key] = f"{ref} is not a commit of {repo} ({where[-1]})"
                 else:
                     self.cache[key] = set(out.stdout.decode("utf-8", "surrogateescape").split("\0")) - {""}
         return self.cache[key]
