@@ -46,7 +46,7 @@ def _repo(path: str) -> Path:
 
 
 def _cache_dir(args) -> Path | None:
-    """`--cache-dir`, else None: the store's default (indexer/store.py)."""
+    """`--cache-dir`, else None: the store's default (indexer/store/location.py)."""
     return Path(args.cache_dir).expanduser() if args.cache_dir else None
 
 

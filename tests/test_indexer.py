@@ -496,7 +496,7 @@ def test_the_overview_from_the_best_by_prior_is_the_overview_of_every_node(tmp_p
     """A question that matches nothing gets an overview: top-level docs, then
     documented symbols by prior. It is looked for among the best by prior first, and
     that page must be the one a sort of every node gives, whatever the page size."""
-    from indexer import store as store_mod
+    from indexer.store import nodes as store_mod  # where prior_nodes reads it
 
     lib = "".join(f'def util_{i}():\n    """Helper {i}."""\n    return {i}\n\n\n' for i in range(6))
     make_repo(

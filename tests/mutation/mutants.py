@@ -120,7 +120,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "cache-xdg",
         "the cache is under $XDG_CACHE_HOME when it is set",
-        "indexer/store.py",
+        "indexer/store/location.py",
         'xdg = os.environ.get("XDG_CACHE_HOME")',
         "xdg = None",
         "$XDG_CACHE_HOME ignored",
@@ -458,7 +458,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "cache-private",
         "the cache folder is the user's alone (0700), existing ones brought there",
-        "indexer/store.py",
+        "indexer/store/connection.py",
         "_private(folder, 0o700)",
         "pass",
         "the folder keeps whatever mode it had",
@@ -467,7 +467,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "cache-damaged",
         "a damaged cache is set aside and rebuilt",
-        "indexer/store.py",
+        "indexer/store/connection.py",
         "return isinstance(exc, NotADatabase) or (",
         "return False and (",
         "damage raised like any other database error",
