@@ -38,6 +38,7 @@ def tables(path: str) -> dict[str, list[str]]:
             db,
             "SELECT path,size,mtime_ns,inode,digest,language,status,valid_from,warnings,stem,ctime_ns FROM files",
         ),
+        "nodes": _rows(db, f"SELECT {NODE_COLUMNS} FROM nodes"),
         "postings": _rows(
             db, "SELECT p.term, n.id, p.size, hex(p.data) FROM postings p JOIN nodes n ON n.rowid=p.file"
         ),
