@@ -82,6 +82,29 @@ def _some(paths: list[str]) -> str:
     return ", ".join(shown) + (f" and {more} more" if more else "")
 
 
+class _Beside:
+    """`read()` in a thread of its own (its own connection) while the caller walks;
+    result() waits for it and raises what it raised."""
+
+    def __init__(self, read):
+        self.value, self.error = None, None
+
+        def run():
+            try:
+                self.value = read()
+            except BaseException as exc:
+                self.error = exc
+
+        self.thread = threading.Thread(target=run, name="repo-graph-state", daemon=True)
+        self.thread.start()
+
+    def result(self):
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
 class _IndexBuild:
     """A bulk load's lookup indexes, rebuilt in a thread of their own once started
     (its own connection; it holds the store's write lock meanwhile), or here at
@@ -494,18 +517,21 @@ class RepoIndex:
         summary = Summary(database=str(self.store.path))
         lap = _Laps(summary.phases)
         report = WalkReport()
-        known = self.store.file_states()
         self._partial = []
         self.rules.invalidate()  # a .gitignore may have changed while nobody watched
         self._recover_resolution()
         self._resolve_again_if_rules_changed()
-        lap("state")
+        # What the index knows is read beside the walk: both wait on the disk when its
+        # pages are cold (the first run after a kernel's cold index: seconds each).
+        reading = _Beside(self.store.file_stats)
         give_way = self.priority.give_way
         files = []
         for walked in walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules):
             give_way()
             files.append(walked)
         lap("walk")
+        stats = reading.result()
+        lap("state")
         self._say_once("unreadable-dirs", report.unreadable_dirs, "cannot list {n} director{ies}: {some}")
         self._say_once(
             "not-utf8",
@@ -517,20 +543,13 @@ class RepoIndex:
         readable = self._readable()
         reread = self.store.get_meta("readable") != readable  # a release that reads more: take up what it skipped
         extraction = self._extraction()
-        if not known:  # a new index: a start after a stop halfway through must not take it for an old release's
+        if not stats:  # a new index: a start after a stop halfway through must not take it for an old release's
             self.store.set_meta("extraction", json.dumps(extraction, sort_keys=True))
         reextract = self._extracted_otherwise(extraction)  # a release that extracts otherwise: parse again
-        todo = []
-        for walked in files:
-            old = known.get(walked.path)
-            again = old is not None and ((reread and old.status == "unsupported") or old.language in reextract)
-            if _unchanged(old, walked) and not again:
-                summary.unchanged += 1
-            else:  # the old digest: same bytes are not parsed again (a branch switch), unless read otherwise now
-                todo.append((walked, old.digest if old is not None and not again else None))
+        todo, known = self._plan(files, stats, reread, reextract, summary)
         # A first index (mostly new files) loads rows with the lookup indexes dropped, and
         # builds them once the links are in too: sorted builds beat millions of random inserts.
-        bulk = len(todo) > BULK_FILES and len(todo) > len(known)
+        bulk = len(todo) > BULK_FILES and len(todo) > len(stats)
         lap("plan")
         indexes = _IndexBuild(self.store) if bulk else None
         collecting = gc.isenabled()
@@ -543,7 +562,7 @@ class RepoIndex:
         try:
             self._parse(todo, known, summary, bulk, progress, executor)
             lap("parse")
-            gone = [p for p in known if p not in seen]
+            gone = [row[0] for row in stats if row[0] not in seen]
             if gone:
                 give_way()
                 with self.store.transaction():
@@ -586,9 +605,32 @@ class RepoIndex:
             summary.generated = self.store.file_count("generated")
         summary.history_commits = int(self.store.get_meta("history_commits") or 0)
         summary.history_files = int(self.store.get_meta("history_files") or 0)
+        del files, stats, seen  # freed here, timed: the kernel's are 150,000 objects
         lap("finish")
         summary.seconds = round(time.monotonic() - started, 3)
         return summary
+
+    def _plan(self, files: list[WalkedFile], stats, reread: bool, reextract: frozenset[str], summary: Summary):
+        """(todo, the states of its files the index has): the walked files not unchanged
+        (_unchanged: same path, size, mtime, inode and change time, told by set membership
+        in C), each with the digest its bytes had (same bytes are not parsed again, a
+        branch switch), unless this release reads or extracts its kind otherwise."""
+        if reread or reextract:  # a release that reads more or extracts otherwise: every state is needed
+            known = self.store.file_states()
+            todo = []
+            for walked in files:
+                old = known.get(walked.path)
+                again = old is not None and ((reread and old.status == "unsupported") or old.language in reextract)
+                if _unchanged(old, walked) and not again:
+                    summary.unchanged += 1
+                else:
+                    todo.append((walked, old.digest if old is not None and not again else None))
+            return todo, known
+        same = set(stats)
+        fresh = [walked for walked in files if walked not in same]
+        summary.unchanged += len(files) - len(fresh)
+        known = self.store.file_states_of([w.path for w in fresh]) if fresh and stats else {}
+        return [(w, known[w.path].digest if w.path in known else None) for w in fresh], known
 
     def _parse(self, todo, known: dict[str, FileState], summary: Summary, bulk: bool, progress, executor) -> None:
         """Parse `todo` (in worker processes when it is worth it) and write what comes
