@@ -522,7 +522,7 @@ class RepoIndex:
         self._recover_resolution()
         self._resolve_again_if_rules_changed()
         # What the index knows is read beside the walk: both wait on the disk when its
-        # pages are cold (the first run after a kernel's cold index: seconds each).
+        # pages are cold (the first run after a kernel's cold index: seconds each) [noop-state].
         reading = _Beside(self.store.file_stats)
         give_way = self.priority.give_way
         files = []
@@ -557,7 +557,7 @@ class RepoIndex:
             self.store.bulk_load(True)
             # A first index makes millions of objects that live until written, and
             # cycles it does not make: the collector's passes over them found nothing
-            # and cost the writer 10-15% of its time (benchmarks/DECISIONS.md, "cold index").
+            # and cost the writer 10-15% of its time [cold-index-gc].
             gc.disable()
         try:
             self._parse(todo, known, summary, bulk, progress, executor)
@@ -699,7 +699,8 @@ class RepoIndex:
     def _link(self, lap, indexes: _IndexBuild | None = None) -> None:
         """Resolve what the changes reach, and recompute the prior once enough changed.
         `indexes`: a first index's lookup indexes, built once the links are in, beside
-        the prior's computation (SQLite builds them without the GIL; the prior only reads)."""
+        the prior's computation (SQLite builds them without the GIL; the prior only reads)
+        [indexes-beside-prior]."""
         if not self._touched_paths:
             return
         give_way = self.priority.give_way

@@ -129,7 +129,8 @@ def _process_age() -> float | None:
 class _Wall:
     """The process's wall time by phase: what refresh() reports, and around it start-up
     (interpreter, imports), opening the index, the tokenizer's ranks, counts for --stats
-    and closing (SQLite checkpoints its WAL then); `other` is what none of them took."""
+    and closing (SQLite checkpoints its WAL then); `other` is what none of them took
+    [whole-wall-phases]."""
 
     def __init__(self):
         age = _process_age()
