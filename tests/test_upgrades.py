@@ -94,3 +94,20 @@ def test_a_bm25f_field_weight_is_in_every_digest():
     heavier = tuple((name, weight * 2 if name == "name" else weight) for name, weight in FIELD_WEIGHTS)
     after = upgrades.extraction_digests(registry, fields=heavier)
     assert {lang for lang in before if after[lang] != before[lang]} == CODE | DOCS
+
+
+def test_an_index_from_before_the_directory_table_gets_one_on_open(tmp_path):
+    import sqlite3
+
+    index = RepoIndex(
+        make_repo(tmp_path / "dirs", {"a/b/c.py": "x = 1\n", "a/d.py": "y = 2\n"}), cache_dir=tmp_path / "cache"
+    )
+    index.refresh()
+    path = index.store.path
+    index.close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE dirs")
+    again = RepoIndex(tmp_path / "dirs", cache_dir=tmp_path / "cache")
+    assert sorted(again.store.paths_named("a", 10)) == ["a/b/c.py", "a/d.py"]
+    assert again.store.paths_named("b", 10) == ["a/b/c.py"]
+    again.close()
