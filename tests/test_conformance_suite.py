@@ -8,20 +8,32 @@ them (conftest.shared_file, as for every test that reads ../shared)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from .conftest import REPO_ROOT, shared_file
 
 
+def _build_lock() -> Path:
+    """run.sh builds the suite in one shared folder; two test runs on one machine
+    building it at once break each other's build, so they take turns."""
+    home = Path(os.environ.get("CGP_CONFORMANCE_HOME") or Path.home() / ".cache" / "cgp-conformance")
+    home.parent.mkdir(parents=True, exist_ok=True)
+    return home.parent / f"{home.name}.lock"
+
+
 def conformance(repo, cache_dir):
     run_sh = shared_file("cgp-conformance", "run.sh")  # skipped (failed under CI=true) when ../shared is absent
     command = ["env", f"REPO_GRAPH_CACHE_DIR={cache_dir}", sys.executable, "-m", "repo_graph", "serve", str(repo)]
-    out = subprocess.run(["bash", str(run_sh), "--", *command], capture_output=True, text=True, timeout=1200)
+    with open(_build_lock(), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        out = subprocess.run(["bash", str(run_sh), "--", *command], capture_output=True, text=True, timeout=1200)
     return out.returncode, out.stdout + out.stderr
 
 
