@@ -1372,6 +1372,43 @@ def measured_code() -> str:
     return f"{REPO} at {proc.stdout.strip()}" + (" with uncommitted changes" if dirty else "")
 
 
+def per_repository(reports: list[dict]) -> str:
+    """R@5 and budget recall of repo-graph and the best baseline, one row per repository
+    and history: the spread the pooled means hide."""
+    lines = [
+        "| repository | history | cases | repo-graph R@5 blind / anchored | best baseline R@5 | "
+        "repo-graph budget recall | best baseline budget recall |",
+        "|---|---|---:|---|---|---|---|",
+    ]
+    for r in reports:
+        got = {(x["system"], x["task"]): x for x in r["summary"] if x["group"] == "all"}
+
+        def pair(system, metric, got=got):
+            cells = [got.get((system, t)) for t in ("unanchored", "anchored")]
+            return " / ".join(f"{c[metric]:.3f}" if c else "-" for c in cells)
+
+        lines.append(
+            f"| {r['name']} | {r['history'].split()[0]} | {len(r['cases'])} | {pair('repo-graph', 'r5')} | "
+            f"{pair('best baseline', 'r5')} | {pair('repo-graph', 'recall')} | {pair('best baseline', 'recall')} |"
+        )
+    return "\n".join(lines)
+
+
+def combine(paths: list[str]) -> int:
+    """The pooled tables of runs saved with --save (one repository each, say), as if
+    they had been one run."""
+    runs = [json.loads(Path(p).read_text(encoding="utf-8")) for p in paths]
+    reports = [r for run in runs for r in run["repositories"]]
+    systems = list(dict.fromkeys(s for r in reports for s in r["systems"]))
+    for report in reports:
+        report["summary"] = summarise(report["cases"], systems)
+    print(per_repository(reports) + "\n")
+    for block in pooled(reports, systems):
+        print(render_pooled(block) + "\n")
+    print("commands:\n" + "\n".join(f"  {run['command']}  ({run['measured']})" for run in runs))
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -1410,7 +1447,12 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results, per case too, as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--save", metavar="FILE", help="also write the JSON results to FILE")
+    parser.add_argument(
+        "--combine", nargs="+", metavar="SAVED", help="print the pooled tables of runs saved with --save, and stop"
+    )
     args = parser.parse_args(argv)
+    if args.combine:
+        return combine(args.combine)
     if not (args.repos or args.questions or args.cases_file):
         parser.error("give a REPO, --questions FILE or --cases-file FILE")
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
@@ -1452,6 +1494,8 @@ def main(argv=None) -> int:
             aider.close()
     blocks = pooled(reports, systems)
     if not args.json:
+        if len(reports) > 1:
+            print(per_repository(reports) + "\n")
         for block in blocks:
             print(render_pooled(block) + "\n")
     results = {
