@@ -999,14 +999,13 @@ def fit_to_snapshot(case: Case, indexed: set[str]) -> bool:
 
 
 def case_order(gitdir: Path, cases: list[Case]) -> list[Case]:
-    """Oldest snapshot first (each a small step from the one before); cases on the
-    same snapshot together."""
+    """Oldest snapshot first: each a small step from the one before."""
     when: dict[str, int] = {}
     for case in cases:
         if case.parent not in when:
             out = run_git(gitdir, "log", "-1", "--format=%ct", case.parent, check=False).strip()
             when[case.parent] = int(out) if out.isdigit() else 0
-    return sorted(cases, key=lambda c: (when[c.parent], c.parent))
+    return sorted(cases, key=lambda c: when[c.parent])  # stable: ties keep the file's order
 
 
 def mirror_of(repo: str, mirrors: str) -> Path:
