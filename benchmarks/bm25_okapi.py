@@ -6,7 +6,8 @@ Words: runs of letters, digits and `_`. Each word gives itself, lower-cased, and
 parts its identifier spelling joins (`getJSONResponse` -> getjsonresponse, get, json,
 response; `max_retries` -> max_retries, max, retries). Every term then loses a plural
 ending (a plural-only stemmer: `responses` -> response, `entries` -> entry) and stop
-words (English and the languages' keywords) are dropped. Standard library only.
+words (English and the languages' keywords; not Ruby's `retry` and `redo`, words a
+question about retries means) are dropped. Standard library only.
 """
 
 from __future__ import annotations

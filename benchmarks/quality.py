@@ -4,8 +4,9 @@ went on to change, and how much of what it returns under a budget is from them?
 Run it on any local git repository with history (a work tree or a bare mirror):
 
     /tmp/venv/bin/python benchmarks/quality.py REPO [REPO...]
-    /tmp/venv/bin/python benchmarks/quality.py REPO --cases 40 --seed 0 \\
+    /tmp/venv/bin/python benchmarks/quality.py REPO --cases 40 --seed 0 --history both \\
         --systems repo-graph,bm25-files,bm25-symbols,aider --json
+    /tmp/venv/bin/python benchmarks/quality.py --questions Q.jsonl --history both
 
 Cases. From the first-parent history of HEAD (merges skipped) come the commits that
 touch 1 to 8 source files (a file of a language `grammars.Registry().for_path()`
@@ -18,13 +19,25 @@ references ("(#1234)") and URLs removed. Gold: the source files the commit modif
 such commits are cut into --cases equal buckets and one is drawn per bucket
 (random.Random(--seed)), so cases spread evenly over recent history.
 
-Each case is evaluated on its PARENT snapshot. One work directory per repository (a
-linked `git worktree`, removed at the end) moves from snapshot to snapshot, oldest
-first, with `git checkout -f --detach <parent>` (unchanged files keep their mtime; HEAD
-is the parent, so the history repo-graph reads for co-changes ends there), and one
-RepoIndex(jobs=1) in a temporary cache directory is refreshed incrementally, so only
-the files that differ between consecutive parents are parsed again. Gold files the
-index does not hold (ignored, too large) are dropped; a case left with none is.
+Other cases. `--cases-file F.jsonl`: change cases frozen elsewhere, one a line,
+{"repo": "owner/name", "ref", "commit", "parent", "query", "gold": [paths], ...}
+(optional "anchor", "subject", "changed_source"), evaluated exactly as mined ones.
+`--questions F.jsonl`: developers' questions, {"id", "repo": "owner/name", "ref":
+<40 hex>, "kind": "how"|"where"|"why", "plain": bool, "question", "gold": [paths]},
+each asked of the snapshot at its ref; the anchor is chosen as for a change. A repo
+owner/name is the git dir at --mirrors/owner+name (or its `repo` inside, as the
+fetch tool lays it out).
+
+Snapshots. Each change case is evaluated on its PARENT snapshot (a question on its
+ref). One work directory per repository moves from snapshot to snapshot, oldest
+first, so only the files that differ between consecutive snapshots are parsed again.
+--history with (default): a linked `git worktree`, `git checkout -f --detach` (HEAD
+is the parent, so the history repo-graph reads ends there). --history without: a
+plain directory no git can see (a tarball, a fresh download), filled by `git
+read-tree --reset -u` through an index file outside it. --history both: every
+figure both ways; the baselines read no git, so their answers are computed once
+and reported in both. Gold files the index does not hold (ignored, too large) are
+dropped; a case left with none is.
 
 Tasks.
   unanchored   the query alone.
@@ -37,24 +50,37 @@ Metrics (per system and task, averaged over cases). Each system's ranked output
 becomes a ranked list of distinct files (order of first appearance).
   R@5, R@10    |gold & top-k files| / |gold|
   MRR          1 / rank of the first gold file (0 when none is ranked)
-  budget precision   of the tokens the system returns packed under 4,096 tokens,
-               the share that comes from gold files; tokens = ceil(utf-8 bytes / 4)
-               of each returned item. A case with an empty output counts 0.
+  budget recall      |gold & files of the answer packed under 4,096 tokens| / |gold|
+  budget precision   of the tokens of that answer, the share from gold files.
+               Tokens, for every system alike: ceil(utf-8 bytes / 4) of each
+               returned item (the protocol's B3 unit, = a frame's token_cost).
+               A case with an empty output counts 0.
   tokens       mean tokens returned under that budget (how full the budget is).
+  best baseline      per figure, the best of bm25-files, bm25-symbols and aider
+               (the letter says which), and repo-graph's margin over it.
 
 Systems (all run in the same command, on the same snapshots and file set).
-  repo-graph   RepoProvider(index).query(ContextQuery(goal=msg, query_text=msg, ...)):
-               ranking from max_tokens=65536, max_frames=200 (so packing does not cut
-               it), budget from max_tokens=4096, max_frames=64. Items are the frames.
-  repo-graph:code   the same with kinds=["symbol"]: code frames only, as a host
-               asks when it wants the code to change (the BM25 rankings below hold
-               code only too; gold files are code, so a doc section never counts).
-  bm25-files   BM25 (k1=1.2, b=0.75) over indexer.terms.terms() of whole files; the
-               files are those repo-graph indexed (status ok: code and markdown).
-               Budget: whole files in rank order, skipping any that does not fit.
-  bm25-symbols the same BM25 over the symbol nodes repo-graph extracted (text = the
-               symbol's lines on disk); files in order of their best symbol; budget:
-               symbol bodies in rank order, skipping any that does not fit.
+  repo-graph   as a host receives it (benchmarks/served.py): one `repo-graph serve`
+               per snapshot over real pipes, its own cache directory per
+               repository, queried once "index ready" is on its stderr:
+               {goal, query_text: the query, anchors}, ranking from max_tokens 16384,
+               max_frames 50, budget from max_tokens 4096, max_frames 50; each
+               answer read whole. Items are the frames.
+  repo-graph:inprocess   the same defaults through RepoProvider in this process
+               (its own index and cache), as the ablation variants run.
+  repo-graph:code   in process, kinds=["symbol"]: code frames only, as a host
+               asks when it wants the code to change (gold files are code, so a
+               doc section never counts).
+  bm25-files   BM25 Okapi (k1 1.2, b 0.75, idf ln(1 + (N - n + .5)/(n + .5)), never
+               negative) over each whole file's path and text, in words of its own
+               (benchmarks/bm25_okapi.py: identifiers split, lower-cased, plurals
+               folded, English and keyword stop words), not repo-graph's. The files
+               are those repo-graph indexed (status ok: code and markdown). Budget:
+               whole files in rank order, skipping any that does not fit.
+  bm25-symbols the same BM25 and words over the symbol nodes repo-graph extracted
+               (text = the symbol's lines on disk); files in order of their best
+               symbol; budget: symbol bodies in rank order, skipping any that does
+               not fit.
   repo-graph:mcp   the same question through the MCP tool get_context (the SDK's client on
                repo-graph's MCP server, in process): its text and structured copy fit the
                budget, so fewer frames; ranking as repo-graph's. Each case checks that the
@@ -75,13 +101,18 @@ Systems (all run in the same command, on the same snapshots and file set).
                LITELLM_LOCAL_MODEL_COST_MAP=True. When it can't run, the output says
                "aider: not run (reason)".
 
-Ablation (on request: --systems repo-graph,repo-graph:lexical,...):
+Ablation (on request: --systems repo-graph:inprocess,repo-graph:lexical,...): the
+variants run in process (a serve takes no weights); compare them with
+repo-graph:inprocess, which gives the served answers (tests/test_benchmarks.py).
   repo-graph:lexical   the same provider with only BM25F weighing (closeness weights
                0); plain repo-graph adds closeness to the anchors. The G4 tiers stay.
 
-Output: a Markdown table per repository (system x task; cases, R@5, R@10, MRR,
-budget precision, tokens) with wall times, and the exact command; --json prints
-everything, per case too, as JSON instead.
+Output: a Markdown table per repository and history (system x task; cases, R@5,
+R@10, MRR, budget recall, budget precision, tokens; best baseline and repo-graph's
+margin) with wall times, then the same pooled over every case of every repository
+(and, for questions, per kind and plain/identifier), and the exact command; --json
+prints everything, per case too, as JSON instead. --combine SAVED... prints the
+pooled tables of runs saved apart (one repository per process, say).
 """
 
 from __future__ import annotations
