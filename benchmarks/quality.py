@@ -75,8 +75,10 @@ Systems (all run in the same command, on the same snapshots and file set).
                negative) over each whole file's path and text, in words of its own
                (benchmarks/bm25_okapi.py: identifiers split, lower-cased, plurals
                folded, English and keyword stop words), not repo-graph's. The files
-               are those repo-graph indexed (status ok: code and markdown). Budget:
-               whole files in rank order, skipping any that does not fit.
+               are the source files repo-graph indexed (a language the Registry
+               knows, as gold files are: markdown, a README or a changelog, would only
+               crowd them out). Budget: whole files in rank order, skipping any that
+               does not fit.
   bm25-symbols the same BM25 and words over the symbol nodes repo-graph extracted
                (text = the symbol's lines on disk); files in order of their best
                symbol; budget: symbol bodies in rank order, skipping any that does
@@ -678,6 +680,7 @@ class Corpora:
 
     def __init__(self, snaps: Snapshots):
         self.snaps = snaps
+        self.registry = Registry()
         self.file_cache: dict[str, tuple[tuple, bytes, Counter]] = {}
         self.sym_cache: dict[tuple, Counter] = {}
         self.generation = None
@@ -708,6 +711,8 @@ class Corpora:
         docs = []
         self.file_tokens = {}
         for path in files:
+            if self.registry.for_path(path) is None:
+                continue  # source files only: a doc is never gold, and a README or changelog matches everything
             stamp, data, counts = self._file(path)
             docs.append((path, counts))
             self.file_tokens[path] = tokens_of(data)
