@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from . import subjects
 from .names import dotted
 from .parse import speaks_for_file
+from .postings import records as posting_records
 from .resolve import is_release_notes
 from .sections import doc_format, translated_from
 from .store import MODULE_FRAGMENT, NodeRow
@@ -55,6 +56,15 @@ class CodeGraph:
 
     def term_postings(self, term: str, files: list[int] | None = None):
         return self.store.term_postings(term, files)
+
+    def term_files(self, term: str):
+        """(file rowids, nodes of each with `term`) arrays, read from the term index
+        (postings_term covers term, file, size), not from the postings rows."""
+        import numpy as np
+
+        rows = self.store.db.execute("SELECT file, size FROM postings WHERE term=? ORDER BY file", (term,)).fetchall()
+        pairs = np.array(rows, dtype=np.int64).reshape(-1, 2)
+        return pairs[:, 0], posting_records(pairs[:, 1])
 
     def said_stats(self) -> tuple[int, float]:
         return self.store.said_stats()

@@ -70,8 +70,9 @@ def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float,
     says, so only those files' rows are read (or all of them, when that is fewer, then cut)."""
     stats = reads.term_stats(wanted)  # term -> (files, nodes)
     found = []
-    matched_files: np.ndarray | None = None
-    for term in sorted((t for t in wanted if t in stats), key=lambda t: stats[t][1]):  # rarest first
+    order = sorted((t for t in wanted if t in stats), key=lambda t: stats[t][1])  # rarest first
+    matched_files = _densest_files(reads, order, w) if order and stats[order[0]][1] > w.common_postings else None
+    for term in order:
         n_files, df = stats[term]
         idf = _idf(n_docs, df)
         common = matched_files if matched_files is not None and df > w.common_postings else None
@@ -86,6 +87,24 @@ def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float,
         found.append((nodes, files, idf * _saturated(tf, length, avg_len, w)))
         matched_files = _unique(files if matched_files is None else np.concatenate((matched_files, files)))
     return found
+
+
+def _densest_files(reads: IndexReads, terms: list[str], w: Weights) -> np.ndarray:
+    """[common-files] When even the rarest term is common (`reg cpu handle` in the
+    kernel), no rarer term says which files to look at, and reading every file of the
+    rarest cost seconds and hundreds of megabytes. The files with the most of the
+    terms, then the most nodes having them, stand in: w.common_files of them, picked
+    from the term index alone (no postings read). Sorted, as `_unique` gives them."""
+    files, nodes = zip(*(reads.term_files(term) for term in terms))
+    each = np.concatenate(files)
+    every = _unique(each)
+    if len(every) <= w.common_files:
+        return every
+    where = np.searchsorted(every, each)
+    terms_in = np.bincount(where, minlength=len(every))
+    nodes_in = np.bincount(where, weights=np.concatenate(nodes), minlength=len(every))
+    best = np.lexsort((every, -nodes_in, -terms_in))[: w.common_files]  # ties: the lower rowid
+    return np.sort(every[best])
 
 
 def _with_file_match(score: np.ndarray, files: np.ndarray, file_index: np.ndarray, w: Weights) -> np.ndarray:
