@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the index loads off the protocol's thread
 
 SERVED_KINDS = ("doc", "symbol")
 FIRST_INDEX_WAIT = 25.0  # a host allows 30 s per answer (cgp-conformance README)
+ANSWER_CACHE_KIB = 16384  # SQLite's page cache of a thread that answers [answer-cache]
 NODE_KIND = {"doc": "section", "symbol": "symbol"}
 
 
@@ -115,6 +116,7 @@ class RepoProvider:
     def _wait_open(self) -> None:
         if not self._opened.wait(FIRST_INDEX_WAIT) or self.index is None:
             raise ProtocolError(UNAVAILABLE, self._open_error or "the index is still being opened; retry shortly")
+        self.index.store.limit_cache(ANSWER_CACHE_KIB)  # this thread answers: it reads, scattered
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + FIRST_INDEX_WAIT
