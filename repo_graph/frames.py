@@ -186,13 +186,22 @@ def build_header(
     )
 
 
-def build(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: frozenset[str], recorded_at, valid_from):
-    """The frame for `node` from the bytes on disk now, or None if they are gone."""
+def body(index, node: NodeRow) -> tuple[bytes, str, str] | None:
+    """(the bytes of `node`'s lines on disk now, their text, the text's digest), or
+    None if they are gone."""
     span = index.read_lines(node)
     if span is None:
         return None
     content = span.decode("utf-8", "replace")
-    content_digest = sha256(content.encode("utf-8"))  # D1
+    return span, content, sha256(content.encode("utf-8"))  # D1
+
+
+def build(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: frozenset[str], recorded_at, valid_from):
+    """The frame for `node` from the bytes on disk now, or None if they are gone."""
+    read = body(index, node)
+    if read is None:
+        return None
+    span, content, content_digest = read
     uri = file_uri(index.root, node.path)
     return m.Frame(
         id=node.id,
