@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from . import subjects
 from .names import dotted
 from .parse import speaks_for_file
-from .postings import records as posting_records
+from .postings import RECORD_BYTES
 from .resolve import is_release_notes
 from .sections import doc_format, translated_from
 from .store import MODULE_FRAGMENT, NodeRow
@@ -64,7 +64,7 @@ class CodeGraph:
 
         rows = self.store.db.execute("SELECT file, size FROM postings WHERE term=? ORDER BY file", (term,)).fetchall()
         pairs = np.array(rows, dtype=np.int64).reshape(-1, 2)
-        return pairs[:, 0], posting_records(pairs[:, 1])
+        return pairs[:, 0], pairs[:, 1] // RECORD_BYTES
 
     def said_stats(self) -> tuple[int, float]:
         return self.store.said_stats()
