@@ -6,6 +6,8 @@ Run it (about 1-2 minutes on the CPython standard library with 2 cores, no netwo
     /tmp/venv/bin/python benchmarks/index_speed.py            # the stdlib of this Python
     /tmp/venv/bin/python benchmarks/index_speed.py PATH       # any directory, in place
     /tmp/venv/bin/python benchmarks/index_speed.py --json     # figures as JSON on stdout
+    /tmp/venv/bin/python benchmarks/index_speed.py PATH --serve-only --cache-dir DIR --queries 200
+                                        # queries only, on the index already in DIR
 
 The default corpus is `sysconfig.get_paths()["stdlib"]`, copied to a temporary
 directory without `test/` (top level), `site-packages` and `__pycache__`. A PATH you
@@ -23,7 +25,8 @@ Ours (each a fresh `python -m repo_graph` child, one fresh temporary --cache-dir
   warm           the same again, nothing changed
   incremental    10 files modified, then index; then restored, and index again
   serve ready    spawn `serve` -> handshake_ack, and -> reply to a first query
-  query          p50/p99 of ~100 queries through one running `serve`, max_tokens 8192
+  query          p50/p90/p99/max of ~100 queries (--queries) through one running
+                 `serve`, max_tokens 8192; the slowest ten are listed
   index size     the SQLite file plus its -wal after the cold index
 
 Times are wall clock (time.perf_counter) around the whole child: interpreter start-up
@@ -32,6 +35,11 @@ that child's pid: on Linux its ru_maxrss is that process's own high-water reside
 (KiB), folded with any of its own children it waited for (as a maximum, not a sum).
 This avoids RUSAGE_CHILDREN, whose ru_maxrss is the maximum over every child the
 benchmark ever reaped, so it cannot be taken as a delta.
+
+With --serve-only (and --cache-dir DIR, an index of the corpus built before) only
+`serve` and the queries run: the index is not built again (the kernel's takes 7-10
+minutes), and the queries are timed once serve says its catch-up pass is done, so
+they measure answering, not answering beside the catch-up's walk.
 
 Each figure is one run, so other work on the machine shows up in it: the 1-minute
 load average before and after is printed with the results; rerun on a quiet machine.
@@ -355,7 +363,7 @@ class Serve:
     """One `repo-graph serve` child, spoken to over NDJSON pipes."""
 
     def __init__(self, corpus: Path, cache: Path):
-        self.err = tempfile.TemporaryFile()
+        self.err = tempfile.NamedTemporaryFile()
         self.t0 = time.perf_counter()
         self.p = subprocess.Popen(
             [sys.executable, "-m", "repo_graph", "serve", str(corpus), "--cache-dir", str(cache)],
@@ -392,6 +400,18 @@ class Serve:
             reply = self.receive()
             if reply.get("id") == qid:
                 return reply
+
+    def wait_caught_up(self, timeout: float = 600.0) -> float:
+        """Until serve's stderr says its catch-up pass is done; the seconds waited."""
+        t = time.perf_counter()
+        while time.perf_counter() - t < timeout:
+            with open(self.err.name, "rb") as fh:
+                if b"repo-graph: index ready" in fh.read():
+                    return time.perf_counter() - t
+            if self.p.poll() is not None:
+                raise RuntimeError("serve exited while catching up")
+            time.sleep(0.2)
+        raise RuntimeError(f"serve did not catch up within {timeout:.0f} s")
 
     def close(self) -> float:
         """Shut down; the child's peak RSS in MB."""
@@ -477,40 +497,41 @@ def print_table(res: dict) -> None:
     if r.get("ctags_s") is not None:
         rows.append(("Universal Ctags", f"{r['ctags_s']:.2f} s, {r['ctags_peak_rss_mb']:.0f} MB", "", ""))
     o = res["ours"]
-    rows.append(("cold index (wall, whole process)", f"{o['cold_s']:.2f} s", "", ""))
-    rows.append(("  of which refresh() (Summary.seconds)", f"{o['cold_refresh_s']:.2f} s", "", ""))
-    rows.append(
-        (
-            "cold index peak RSS",
-            f"{o['cold_peak_rss_mb']:.0f} MB",
-            f"<= {TARGETS['peak_rss_mb']:.0f} MB",
-            verdict(o["cold_peak_rss_mb"], TARGETS["peak_rss_mb"]),
+    if "cold_s" in o:  # not with --serve-only
+        rows.append(("cold index (wall, whole process)", f"{o['cold_s']:.2f} s", "", ""))
+        rows.append(("  of which refresh() (Summary.seconds)", f"{o['cold_refresh_s']:.2f} s", "", ""))
+        rows.append(
+            (
+                "cold index peak RSS",
+                f"{o['cold_peak_rss_mb']:.0f} MB",
+                f"<= {TARGETS['peak_rss_mb']:.0f} MB",
+                verdict(o["cold_peak_rss_mb"], TARGETS["peak_rss_mb"]),
+            )
         )
-    )
-    rows.append(
-        (
-            "warm no-op index",
-            f"{o['warm_s']:.2f} s",
-            f"<= {TARGETS['warm_s']} s",
-            verdict(o["warm_s"], TARGETS["warm_s"]),
+        rows.append(
+            (
+                "warm no-op index",
+                f"{o['warm_s']:.2f} s",
+                f"<= {TARGETS['warm_s']} s",
+                verdict(o["warm_s"], TARGETS["warm_s"]),
+            )
         )
-    )
-    rows.append(
-        (
-            f"incremental, {o['incremental_files']} files modified",
-            f"{o['incremental_s']:.2f} s",
-            f"<= {TARGETS['incremental_s']} s",
-            verdict(o["incremental_s"], TARGETS["incremental_s"]),
+        rows.append(
+            (
+                f"incremental, {o['incremental_files']} files modified",
+                f"{o['incremental_s']:.2f} s",
+                f"<= {TARGETS['incremental_s']} s",
+                verdict(o["incremental_s"], TARGETS["incremental_s"]),
+            )
         )
-    )
-    rows.append(
-        (
-            f"incremental, {o['incremental_files']} files restored",
-            f"{o['incremental_restore_s']:.2f} s",
-            f"<= {TARGETS['incremental_s']} s",
-            verdict(o["incremental_restore_s"], TARGETS["incremental_s"]),
+        rows.append(
+            (
+                f"incremental, {o['incremental_files']} files restored",
+                f"{o['incremental_restore_s']:.2f} s",
+                f"<= {TARGETS['incremental_s']} s",
+                verdict(o["incremental_restore_s"], TARGETS["incremental_s"]),
+            )
         )
-    )
     rows.append(("serve: spawn -> handshake_ack", f"{o['serve_handshake_s']:.3f} s", "", ""))
     rows.append(
         (
@@ -528,6 +549,7 @@ def print_table(res: dict) -> None:
             verdict(o["query_p50_ms"], TARGETS["query_p50_ms"]),
         )
     )
+    rows.append(("query p90", f"{o['query_p90_ms']:.1f} ms", "", ""))
     rows.append(
         (
             "query p99",
@@ -545,7 +567,8 @@ def print_table(res: dict) -> None:
             verdict(o["serve_peak_rss_mb"], TARGETS["peak_rss_mb"]),
         )
     )
-    rows.append(("index size (sqlite + wal)", f"{o['index_mb']:.1f} MB", "", ""))
+    if "index_mb" in o:
+        rows.append(("index size (sqlite + wal)", f"{o['index_mb']:.1f} MB", "", ""))
     q = res["ratios"]
     if q:
         rows.append(
@@ -572,6 +595,97 @@ def print_table(res: dict) -> None:
     out.write(f"{'measure':<{w[0]}}  {'value':>{w[1]}}  {'target':<{w[2]}}  \n")
     for a, b, t, v in rows:
         out.write(f"{a:<{w[0]}}  {b:>{w[1]}}  {t:<{w[2]}}  {v}\n".rstrip() + "\n")
+    out.write("\nslowest queries:\n")
+    for ms, query in o["slowest"]:
+        out.write(f"  {ms:8.1f} ms  {json.dumps(query)}\n")
+
+
+def index_phases(corpus: Path, cache: Path, files, rng: random.Random) -> dict:
+    """Cold, warm and incremental index children on `cache`; their figures."""
+    log("cold index")
+    cold = index_child(corpus, cache)
+    size = db_size(cold["summary"]["database"])
+    log("warm index")
+    warm = index_child(corpus, cache)
+    targets = pick_edit_targets(corpus, files, 10, rng)
+    saved = modify(corpus, targets)
+    try:
+        log("incremental index (10 files modified)")
+        incr = index_child(corpus, cache)
+    finally:
+        restore(saved)
+    log("incremental index (10 files restored)")
+    incr_back = index_child(corpus, cache)
+    s = cold["summary"]
+    return {
+        "cold_s": cold["seconds"],
+        "cold_refresh_s": s["seconds"],
+        "cold_peak_rss_mb": cold["peak_rss_mb"],
+        "cold_phases": s.get("phases"),
+        "cold_files": s["files"],
+        "cold_symbols": s["symbols"],
+        "cold_parsed": s["parsed"],
+        "warm_s": warm["seconds"],
+        "warm_refresh_s": warm["summary"]["seconds"],
+        "warm_peak_rss_mb": warm["peak_rss_mb"],
+        "incremental_files": len(targets),
+        "incremental_s": incr["seconds"],
+        "incremental_refresh_s": incr["summary"]["seconds"],
+        "incremental_parsed": incr["summary"]["parsed"],
+        "incremental_restore_s": incr_back["seconds"],
+        "index_mb": size["total_mb"],
+        "index_db_mb": size["db_mb"],
+        "index_wal_mb": size["wal_mb"],
+    }
+
+
+def serve_phase(corpus: Path, cache: Path, queries: list[dict], *, caught_up: bool) -> dict:
+    """Spawn serve, handshake, a first answer; then (after its catch-up pass, when
+    `caught_up`) the queries one at a time; its figures and peak RSS."""
+    log("serve: start and first query")
+    srv = Serve(corpus, cache)
+    waited = None
+    try:
+        srv.send({"type": "handshake", "protocol_version": "contextgraph/1.0"})
+        ack = srv.receive()
+        t_ack = time.perf_counter() - srv.t0
+        if ack.get("type") != "handshake_ack":
+            raise RuntimeError(f"no handshake_ack: {ack}")
+        first = srv.ask({"goal": QUESTIONS[0], "max_frames": 8, "max_tokens": 8192})
+        t_first = time.perf_counter() - srv.t0
+        if first.get("type") != "frames":
+            raise RuntimeError(f"first query failed: {first}")
+        if caught_up:
+            log("serve: waiting for its catch-up pass")
+            waited = srv.wait_caught_up()
+        log(f"serve: {len(queries)} queries")
+        latencies, errors, frames = [], 0, 0
+        for q in queries:
+            t = time.perf_counter()
+            reply = srv.ask(q)
+            latencies.append((time.perf_counter() - t) * 1000)
+            if reply.get("type") != "frames":
+                errors += 1
+            else:
+                frames += len(reply["result"]["frames"])
+    finally:
+        serve_rss = srv.close()
+    slowest = sorted(zip(latencies, range(len(queries))), reverse=True)[:10]
+    return {
+        "serve_handshake_s": t_ack,
+        "serve_first_answer_s": t_first,
+        "serve_catch_up_wait_s": waited,
+        "queries": len(latencies),
+        "query_errors": errors,
+        "frames_returned": frames,
+        "query_p50_ms": percentile(latencies, 50),
+        "query_p90_ms": percentile(latencies, 90),
+        "query_p99_ms": percentile(latencies, 99),
+        "query_max_ms": max(latencies),
+        "query_latencies_ms": latencies,
+        "slowest": [(ms, queries[i]) for ms, i in slowest],
+        "serve_peak_rss_mb": serve_rss,
+    }
 
 
 def main(argv=None) -> int:
@@ -589,7 +703,15 @@ def main(argv=None) -> int:
         action="store_true",
         help="skip raw tree-sitter and ctags (on the kernel they take ~7 minutes); no ratios",
     )
+    ap.add_argument("--cache-dir", help="the index's cache directory, kept (default: a temporary one)")
+    ap.add_argument(
+        "--serve-only",
+        action="store_true",
+        help="no references, no index runs: serve and the queries only, on the index in --cache-dir",
+    )
     args = ap.parse_args(argv)
+    if args.serve_only and not (args.corpus and args.cache_dir):
+        ap.error("--serve-only needs a CORPUS and the --cache-dir its index is in")
     compile_checkout()
     rng = random.Random(args.seed)
 
@@ -607,7 +729,7 @@ def main(argv=None) -> int:
             copy_corpus(src, corpus, set())
         else:
             corpus = Path(args.corpus).resolve()
-        cache = tmp / "cache"
+        cache = Path(args.cache_dir).resolve() if args.cache_dir else tmp / "cache"
 
         if hasattr(os, "sync"):
             os.sync()  # write the copy back now, not while something is being timed
@@ -624,7 +746,7 @@ def main(argv=None) -> int:
             (corpus / rel).read_bytes()
 
         serial = parallel = ctags = None
-        if not args.no_references:
+        if not (args.no_references or args.serve_only):
             log(f"{len(files)} files with a grammar; raw tree-sitter serial")
             serial = bench_raw_serial(corpus, files)
             log(f"raw tree-sitter, {args.workers} processes")
@@ -632,50 +754,15 @@ def main(argv=None) -> int:
             log("universal ctags")
             ctags = bench_ctags(corpus, files, tmp)
 
-        log("cold index")
-        cold = index_child(corpus, cache)
-        size = db_size(cold["summary"]["database"])
-        log("warm index")
-        warm = index_child(corpus, cache)
-        targets = pick_edit_targets(corpus, files, 10, rng)
-        saved = modify(corpus, targets)
-        try:
-            log("incremental index (10 files modified)")
-            incr = index_child(corpus, cache)
-        finally:
-            restore(saved)
-        log("incremental index (10 files restored)")
-        incr_back = index_child(corpus, cache)
-
+        if args.serve_only:
+            ours = {}
+            pick_edit_targets(corpus, files, 10, rng)  # the same draws as a full run: the same queries
+        else:
+            ours = index_phases(corpus, cache, files, rng)
         names = definition_names(corpus, files, rng)
         queries = build_queries(names, [rel for rel, _, _ in files], args.queries, rng)
+        ours.update(serve_phase(corpus, cache, queries, caught_up=args.serve_only))
 
-        log("serve: start and first query")
-        srv = Serve(corpus, cache)
-        try:
-            srv.send({"type": "handshake", "protocol_version": "contextgraph/1.0"})
-            ack = srv.receive()
-            t_ack = time.perf_counter() - srv.t0
-            if ack.get("type") != "handshake_ack":
-                raise RuntimeError(f"no handshake_ack: {ack}")
-            first = srv.ask({"goal": QUESTIONS[0], "max_frames": 8, "max_tokens": 8192})
-            t_first = time.perf_counter() - srv.t0
-            if first.get("type") != "frames":
-                raise RuntimeError(f"first query failed: {first}")
-            log(f"serve: {len(queries)} queries")
-            latencies, errors, frames = [], 0, 0
-            for q in queries:
-                t = time.perf_counter()
-                reply = srv.ask(q)
-                latencies.append((time.perf_counter() - t) * 1000)
-                if reply.get("type") != "frames":
-                    errors += 1
-                else:
-                    frames += len(reply["result"]["frames"])
-        finally:
-            serve_rss = srv.close()
-
-        s = cold["summary"]
         res = {
             "date": time.strftime("%Y-%m-%d"),
             "commit": commit(),
@@ -702,44 +789,16 @@ def main(argv=None) -> int:
                 "ctags_peak_rss_mb": ctags and ctags["peak_rss_mb"],
                 "ctags_tags": ctags and ctags["tags"],
             },
-            "ours": {
-                "cold_s": cold["seconds"],
-                "cold_refresh_s": s["seconds"],
-                "cold_peak_rss_mb": cold["peak_rss_mb"],
-                "cold_phases": s.get("phases"),
-                "cold_files": s["files"],
-                "cold_symbols": s["symbols"],
-                "cold_parsed": s["parsed"],
-                "warm_s": warm["seconds"],
-                "warm_refresh_s": warm["summary"]["seconds"],
-                "warm_peak_rss_mb": warm["peak_rss_mb"],
-                "incremental_files": len(targets),
-                "incremental_s": incr["seconds"],
-                "incremental_refresh_s": incr["summary"]["seconds"],
-                "incremental_parsed": incr["summary"]["parsed"],
-                "incremental_restore_s": incr_back["seconds"],
-                "serve_handshake_s": t_ack,
-                "serve_first_answer_s": t_first,
-                "queries": len(latencies),
-                "query_errors": errors,
-                "frames_returned": frames,
-                "query_p50_ms": percentile(latencies, 50),
-                "query_p99_ms": percentile(latencies, 99),
-                "query_max_ms": max(latencies),
-                "serve_peak_rss_mb": serve_rss,
-                "index_mb": size["total_mb"],
-                "index_db_mb": size["db_mb"],
-                "index_wal_mb": size["wal_mb"],
-            },
+            "ours": ours,
         }
         res["ratios"] = (
             {}
             if serial is None
             else {
-                "cold_over_raw_serial": cold["seconds"] / serial["seconds"],
-                "cold_refresh_over_raw_serial": s["seconds"] / serial["seconds"],
-                "cold_over_raw_parallel": cold["seconds"] / parallel["seconds"],
-                "cold_over_ctags": (cold["seconds"] / ctags["seconds"]) if ctags else None,
+                "cold_over_raw_serial": ours["cold_s"] / serial["seconds"],
+                "cold_refresh_over_raw_serial": ours["cold_refresh_s"] / serial["seconds"],
+                "cold_over_raw_parallel": ours["cold_s"] / parallel["seconds"],
+                "cold_over_ctags": (ours["cold_s"] / ctags["seconds"]) if ctags else None,
             }
         )
         res["targets"] = TARGETS

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from . import subjects
 from .names import dotted
 from .parse import speaks_for_file
+from .postings import RECORD_BYTES
 from .resolve import is_release_notes
 from .sections import doc_format, translated_from
 from .store import MODULE_FRAGMENT, NodeRow
@@ -32,6 +33,10 @@ NEIGHBOURHOOD_ITERATIONS = 50  # the anchors' walk: networkx's pagerank bounds, 
 NEIGHBOURHOOD_TOLERANCE = 1e-6
 MAX_FRONTIER = 2000  # a hop expansion stops growing past this many nodes (a huge file, a hub)
 _EDGES = "SELECT {a}, rel FROM edges WHERE {b} IN ({q}) UNION ALL SELECT {a}, rel FROM links WHERE {b} IN ({q})"
+# One node's incoming edges as _EDGES reads them, in two parts: the structural ones,
+# then the links in the order their index on dst holds them (by rowid).
+_STRUCTURAL_IN = "SELECT src, rel FROM edges WHERE dst=?"
+_LINKS_IN = "SELECT rowid, src, rel FROM links WHERE dst=? AND rowid>? ORDER BY rowid LIMIT ?"
 
 
 class CodeGraph:
@@ -51,6 +56,15 @@ class CodeGraph:
 
     def term_postings(self, term: str, files: list[int] | None = None):
         return self.store.term_postings(term, files)
+
+    def term_files(self, term: str):
+        """(file rowids, nodes of each with `term`) arrays, read from the term index
+        (postings_term covers term, file, size), not from the postings rows."""
+        import numpy as np
+
+        rows = self.store.db.execute("SELECT file, size FROM postings WHERE term=? ORDER BY file", (term,)).fetchall()
+        pairs = np.array(rows, dtype=np.int64).reshape(-1, 2)
+        return pairs[:, 0], pairs[:, 1] // RECORD_BYTES
 
     def said_stats(self) -> tuple[int, float]:
         return self.store.said_stats()
@@ -184,6 +198,28 @@ class CodeGraph:
     def in_edges(self, node_id: str) -> list[tuple[str, str]]:
         """(rel, source) for each relation entering node_id."""
         return [(rel, src) for _, src, rel in self._query([node_id], outgoing=False)]
+
+    def in_edges_upto(self, node_id: str, most: int) -> tuple[list[tuple[str, str]], int | None]:
+        """in_edges(node_id), in its order, but of the links into it only the first
+        `most`: (rows, the rowid of the last link read when more remain, else None).
+        A frame names 24 relations; a kernel function called from 100,000 places
+        should not cost reading them all (`in_links_from` gives the few that matter
+        from the rest)."""
+        structural = [(rel, src) for src, rel in self.store.db.execute(_STRUCTURAL_IN, (node_id,))]
+        rows = self.store.db.execute(_LINKS_IN, (node_id, -1, most + 1)).fetchall()
+        more = len(rows) > most
+        rows = rows[:most]
+        return structural + [(rel, src) for _, src, rel in rows], (rows[-1][0] if more else None)
+
+    def in_links_from(self, node_id: str, sources: Iterable[str], after: int) -> list[tuple[str, str]]:
+        """(rel, source) of the links into node_id from any of `sources` past link
+        rowid `after`, in in_edges' order (a link's rowid, as links_dst keeps them)."""
+        sources, rows = list(sources), []
+        for i in range(0, len(sources), 400):
+            chunk = sources[i : i + 400]
+            sql = f"SELECT rowid, src, rel FROM links WHERE dst=? AND rowid>? AND src IN ({','.join('?' * len(chunk))})"
+            rows += self.store.db.execute(sql, (node_id, after, *chunk)).fetchall()
+        return [(rel, src) for _, src, rel in sorted(rows)]
 
     def out_edges_of(self, node_ids: list[str]) -> list[tuple[str, str]]:
         """(rel, target) for each relation leaving any of node_ids, in one read."""

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # imported where rows are read: workers never load numpy
     import numpy as np
 
 _PACK = struct.Struct("<Iff")  # offset, tf, length: the dtype in unpack()
+RECORD_BYTES = _PACK.size  # one posting's bytes in a packed row
 
 
 def pack(entries) -> dict[str, bytes]:
@@ -38,7 +39,7 @@ def pack(entries) -> dict[str, bytes]:
 
 def records(size: int) -> int:
     """How many postings `size` bytes of packed rows hold."""
-    return size // _PACK.size
+    return size // RECORD_BYTES
 
 
 def unpack(rows) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

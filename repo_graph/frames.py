@@ -17,6 +17,7 @@ from .tokenizer import TOKENIZER_REF, Tokenizer
 
 PROVIDER_NAME = "repo-graph"
 MAX_RELATIONS = 24
+IN_EDGES_READ = 4 * MAX_RELATIONS  # links into a node read before only an anchor's can matter [in-edges-read]
 
 HEADER_METHOD = "tree-sitter-symbol-header"
 HEADER_SUFFIX = "@header"  # frame id of a symbol's header frame: `path#Qual.name@header`
@@ -78,7 +79,7 @@ def relations(index, node: NodeRow, prefer: frozenset[str], whole: bool = True) 
     has_module = top_level and f"{node.path}#{MODULE_FRAGMENT}" in index.graph
     ends = (node.id, node.path) if speaks_for_file(node, has_module) else (node.id,)
     for end in ends:
-        for rel, target in index.graph.in_edges(end):
+        for rel, target in _in_edges(index, end, node.id, prefer):
             if rel in _INCOMING and target != node.id and not (end == node.path and rel == "code.defines"):
                 found.append((_INCOMING[rel], target))
         for rel, target in index.graph.out_edges(end):
@@ -96,6 +97,23 @@ def relations(index, node: NodeRow, prefer: frozenset[str], whole: bool = True) 
     found.sort(key=lambda rt: (rt[1] not in prefer, rt[0] != m.REL_DEFINED_IN))
     named = [(rel, index.split_id(target)) for rel, target in found[:MAX_RELATIONS]]
     return tuple(m.Relation(rel, node_uri(index.root, *where), display_name(*where)) for rel, where in named)
+
+
+def _in_edges(index, end: str, node_id: str, prefer: frozenset[str]) -> list[tuple[str, str]]:
+    """The edges into `end` that can reach a frame's relations, in in_edges' order.
+    Relations keep the first MAX_RELATIONS after a stable sort that puts the edges
+    from a preferred node (an anchor) first, then `defined in` (a structural edge,
+    never a link): so once the first links read give MAX_RELATIONS distinct others,
+    a later link can only matter if it comes from an anchor. A function the kernel
+    calls from 100,000 places costs IN_EDGES_READ links, not all of them [in-edges-read]."""
+    rows, last = index.graph.in_edges_upto(end, IN_EDGES_READ)
+    if last is None:
+        return rows
+    skip = prefer | {node_id}  # an anchor's edge sorts first; an edge from the node itself is never shown
+    others = {(rel, src) for rel, src in rows if rel in _INCOMING and rel != "code.defines" and src not in skip}
+    if len(others) < MAX_RELATIONS:  # mostly repeats: read them all, as before
+        return index.graph.in_edges(end)
+    return rows + (index.graph.in_links_from(end, prefer, last) if prefer else [])
 
 
 def _members(index, node: NodeRow) -> list[str]:
@@ -168,13 +186,22 @@ def build_header(
     )
 
 
-def build(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: frozenset[str], recorded_at, valid_from):
-    """The frame for `node` from the bytes on disk now, or None if they are gone."""
+def body(index, node: NodeRow) -> tuple[bytes, str, str] | None:
+    """(the bytes of `node`'s lines on disk now, their text, the text's digest), or
+    None if they are gone."""
     span = index.read_lines(node)
     if span is None:
         return None
     content = span.decode("utf-8", "replace")
-    content_digest = sha256(content.encode("utf-8"))  # D1
+    return span, content, sha256(content.encode("utf-8"))  # D1
+
+
+def build(index, node: NodeRow, score: float, tokenizer: Tokenizer, prefer: frozenset[str], recorded_at, valid_from):
+    """The frame for `node` from the bytes on disk now, or None if they are gone."""
+    read = body(index, node)
+    if read is None:
+        return None
+    span, content, content_digest = read
     uri = file_uri(index.root, node.path)
     return m.Frame(
         id=node.id,

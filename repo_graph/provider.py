@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from . import anchors as anchors_mod
 from . import frames as frames_mod
 from . import ranking, verify
-from .packing import Packed, Placed, pack
+from .packing import Packed, Placed, pack, token_cost
 from .protocol import messages as m
 from .protocol.errors import UNAVAILABLE, ProtocolError
 from .status import Progress
@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the index loads off the protocol's thread
 
 SERVED_KINDS = ("doc", "symbol")
 FIRST_INDEX_WAIT = 25.0  # a host allows 30 s per answer (cgp-conformance README)
+ANSWER_CACHE_KIB = 16384  # SQLite's page cache of a thread that answers [answer-cache]
 NODE_KIND = {"doc": "section", "symbol": "symbol"}
 
 
@@ -115,6 +116,7 @@ class RepoProvider:
     def _wait_open(self) -> None:
         if not self._opened.wait(FIRST_INDEX_WAIT) or self.index is None:
             raise ProtocolError(UNAVAILABLE, self._open_error or "the index is still being opened; retry shortly")
+        self.index.store.limit_cache(ANSWER_CACHE_KIB)  # this thread answers: it reads, scattered
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + FIRST_INDEX_WAIT
@@ -230,6 +232,7 @@ class RepoProvider:
         """Build and pack frames for (node, score) pairs in rank order; each file is
         checked against disk as its frame is built. `state(path)`: the file's stamps."""
         state = state or index.store.file_state
+        self._count_ahead(index, scored, max_tokens, max_frames)
 
         def builder(ranked: NodeRow, score: float):
             def build():
@@ -259,6 +262,21 @@ class RepoProvider:
             max_frames,
             files=len({node.path for node, _ in scored}),
         )
+
+    def _count_ahead(self, index: RepoIndex, scored, max_tokens: int, max_frames: int) -> None:
+        """Token counts of the bodies packing will most likely build (rank order, until
+        max_frames or, at B3's estimate, max_tokens), in one exchange with the
+        tokenizer's helper rather than one per frame."""
+        ahead: list[tuple[str, str]] = []
+        estimate = 0
+        for node, _ in scored:
+            if len(ahead) >= max_frames or estimate >= max_tokens:
+                break
+            read = frames_mod.body(index, node)
+            if read is not None:
+                ahead.append(read[1:])
+                estimate += token_cost(read[1])
+        self.tokenizer.count_ahead(ahead)
 
     def verify(self, identities) -> list[m.Verdict]:
         self._wait_open()  # verdicts come from disk: no need to wait for a first index

@@ -62,3 +62,28 @@ def test_peak_memory_does_not_grow_with_the_source(tmp_path):
         f"peak RSS grew {growth_mib:.0f} MiB for {extra_source_mib:.0f} MiB more source"
     )
     assert large / 1024 < 250, f"peak RSS {large / 1024:.0f} MiB"
+
+
+def test_a_thread_that_answers_keeps_a_smaller_page_cache(tmp_path):
+    """[answer-cache] `limit_cache` bounds this thread's SQLite page cache, and the
+    next connection it opens (after the file is replaced); other threads keep theirs."""
+    import threading
+
+    from indexer.store import Store
+
+    store = Store(tmp_path / "index.sqlite3")
+
+    def cache_kib() -> int:
+        return -store.db.execute("PRAGMA cache_size").fetchone()[0]
+
+    full = cache_kib()
+    store.limit_cache(1024)
+    assert cache_kib() == 1024 < full
+    other: list[int] = []
+    thread = threading.Thread(target=lambda: other.append(cache_kib()))
+    thread.start()
+    thread.join()
+    assert other == [full]
+    store.replace_damaged()  # every thread reconnects
+    assert cache_kib() == 1024
+    store.close()

@@ -32,6 +32,28 @@ def test_a_very_common_term_only_reweighs_files_rarer_terms_found(tmp_path):
     index.close()
 
 
+def test_when_every_term_is_common_the_files_with_most_of_them_are_read(tmp_path):
+    """Ranking at kernel scale [common-files]: when even the rarest term is past
+    `common_postings`, only the `common_files` files holding the most of the terms
+    (then the most nodes having them) are scored, not every file of the rarest."""
+    from repo_graph import ranking
+
+    files = {f"d{i}.py": f"def handler_{i}():\n    return data\n" for i in range(8)}
+    files.update({f"r{i}.py": f"def retry_{i}():\n    return 1\n" for i in range(8)})
+    files["both.py"] = "def retry_data():\n    return data\n"
+    files["most.py"] = "def retry_data():\n    return data\n\n\ndef retry_more():\n    return data\n"
+    index = indexed(tmp_path, files)
+    everything = ranking.lexical(index, "retry data", weights=replace(ranking.DEFAULT, common_postings=5))
+    assert {path for _, path in everything.values()} > {"both.py", "most.py", "d0.py", "r0.py"}
+    densest = ranking.lexical(
+        index, "retry data", weights=replace(ranking.DEFAULT, common_postings=5, common_files=1)
+    )  # `retry`: 11 nodes, `data`: 11
+    assert {path for _, path in densest.values()} == {"most.py"}
+    two = ranking.lexical(index, "retry data", weights=replace(ranking.DEFAULT, common_postings=5, common_files=2))
+    assert {path for _, path in two.values()} == {"both.py", "most.py"}
+    index.close()
+
+
 def test_unanchored_question_favours_what_the_best_match_leads_to(provider_factory, tmp_path):
     """Without anchors the best-matching files stand in for them (pseudo-relevance
     feedback): of two equal matches, the one the best match imports and calls ranks

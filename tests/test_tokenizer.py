@@ -93,6 +93,18 @@ def test_a_lost_helper_is_replaced_by_counting_here(tmp_path, capfd):
     assert tok.count(TEXTS[2], "f") == _shipped_count(TEXTS[2])
 
 
+def test_counts_asked_ahead_come_in_one_exchange_and_are_the_same(tmp_path, capfd):
+    """A query's frames are counted ahead, all in one exchange with the helper: once
+    they are, counting them asks the helper nothing (it may be gone by then)."""
+    tok = _loaded(tmp_path)
+    tok.count_ahead([(text, f"a{i}") for i, text in enumerate(TEXTS)] + [(TEXT, "t")])
+    os.kill(tok.helper_pid, signal.SIGKILL)
+    assert [tok.count(text, f"a{i}") for i, text in enumerate(TEXTS)] == [_shipped_count(t) for t in TEXTS]
+    assert tok.count(TEXT, "t") == _shipped_count(TEXT)
+    assert tok.helper_pid is not None  # never asked again, so never found lost
+    assert "tokenizer helper lost" not in capfd.readouterr().err
+
+
 def test_the_helper_ends_with_its_provider(repo, provider_factory):
     """However serve ends (a kill leaves it no chance to clean up), its helper does not outlive it."""
     p = provider_factory(repo)

@@ -18,6 +18,7 @@ from .location import _private
 from .schema import _BULK_INDEXES, _DIRS_SCHEMA, _HISTORY_SCHEMA, _SCHEMA, SCHEMA_VERSION
 
 WAL_CHECKPOINT_PAGES = 8192
+CACHE_KIB = 65536  # a connection's page cache: writers rewrite the same index pages batch after batch
 
 
 class _Held:
@@ -163,7 +164,7 @@ class Connection:
                 raise sqlite3.ProgrammingError("the index store is closed")
             db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
             db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA cache_size=-65536")  # 64 MiB of page cache
+            db.execute(f"PRAGMA cache_size=-{getattr(self._local, 'cache_kib', CACHE_KIB)}")
             # Checkpoint every 32 MiB of WAL, not 4: a burst of saves rewrites the same
             # index pages batch after batch, and each checkpoint copies them again.
             db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
@@ -172,6 +173,15 @@ class Connection:
             with self.lock:
                 self._held.add(held)
         return held.db
+
+    def limit_cache(self, kib: int) -> None:
+        """Keep at most `kib` of pages in this thread's connection (and in the next one
+        it makes): a thread that only answers reads scattered pages, which the
+        operating system keeps cached anyway, and 64 MiB more per connection is most
+        of a kernel-sized serve's resident memory."""
+        if getattr(self._local, "cache_kib", None) != kib:
+            self._local.cache_kib = kib
+            self.db.execute(f"PRAGMA cache_size=-{kib}")
 
     @contextmanager
     def snapshot(self):

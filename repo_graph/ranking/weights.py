@@ -27,6 +27,7 @@ class Weights:
     common_postings: int = (
         20_000  # past this many nodes a term only re-weighs the files rarer terms found [common-postings]
     )
+    common_files: int = 2_000  # when every term is common, the files with the most of them are read [common-files]
     max_candidates: int = 400  # matches looked at closely: a query budget [max-candidates]
     # -- the files' commit messages (indexer/history.py) --------------------------------
     w_said: float = 0.3  # the messages' share of the lexical match [said]
