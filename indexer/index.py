@@ -23,6 +23,7 @@ from . import boundary, history, pool, upgrades
 from .digest import line_span, line_starts
 from .extract import PARTIAL_WARNING, Extractor
 from .graph import CodeGraph
+from .order import BESIDE, FirstOrder, Wants
 from .parse import FileRecord
 from .priority import Priority
 from .resolve import MAX_GLOBAL_MATCHES, Resolver
@@ -40,6 +41,7 @@ PARALLEL_MIN_BYTES = 4 << 20  # below this, starting worker processes costs more
 FULL_RESOLVE_SHARE = 0.2  # past this share of files changed, re-resolve everything
 TRACK_IDS_FILES = 2000  # changes to more files than this resolve everything again
 PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed
+PROVISIONAL_FILES = 400  # a first index under way resolves at most this many asked-about files at a time
 
 
 def _unchanged(old: FileState | None, walked: WalkedFile | None) -> bool:
@@ -150,6 +152,8 @@ class RepoIndex:
         self.rules = IgnoreRules(self.root)
         self.ready = threading.Event()
         self.priority = Priority()  # queries first: background work gives way
+        self.wants = Wants()  # what hosts asked during a first index: it parses that first (indexer/order.py)
+        self.building = False  # a progressive first index is under way: answers come from what it holds
         self._partial: list[str] | None = None  # the files parsed partially during a refresh
         self._touched_paths: set[str] = set()  # changed since the last resolution
         self._old_ids: dict[str, set[str]] = {}
@@ -453,10 +457,13 @@ class RepoIndex:
             kept = {}
         return frozenset(lang for lang, made_of in current.items() if kept.get(lang) != made_of)
 
-    def refresh(self, progress=None, executor=None, *, count: bool = True) -> Summary:
+    def refresh(self, progress=None, executor=None, *, count: bool = True, progressive: bool = False) -> Summary:
         """Bring the index in line with the tree: parse new and changed files, drop gone ones.
         count=False: the summary's node and edge counts stay 0 (after a write they take a
-        scan of every node row, seconds on the kernel; the watcher has no use for them)."""
+        scan of every node row, seconds on the kernel; the watcher has no use for them).
+        progressive: a first index answers while it runs (serve): its lookup indexes stay
+        in place, files are parsed in the order hosts need them (indexer/order.py) and
+        the links of those resolve as they arrive; the finished index is the same."""
         started = time.monotonic()
         summary = Summary(database=str(self.store.path))
         report = WalkReport()
@@ -497,10 +504,16 @@ class RepoIndex:
         # A first index (mostly new files) loads rows with the lookup indexes dropped, and
         # builds them once the links are in too: sorted builds beat millions of random inserts.
         bulk = len(todo) > BULK_FILES and len(todo) > len(known)
+        order = None
+        if progressive and not self.ready.is_set():
+            bulk = False  # answers read the lookup indexes meanwhile
+            recent = history.recently_changed(self.root) if todo else {}
+            order = FirstOrder(todo, self.wants, recent)
+            self.building = True
         if bulk:
             self.store.bulk_load(True)
         try:
-            self._parse(todo, known, summary, bulk, progress, executor)
+            self._parse(todo, known, summary, bulk, progress, executor, order)
             lap("parse")
             gone = [p for p in known if p not in seen]
             if gone:
@@ -518,6 +531,7 @@ class RepoIndex:
             self._link(lap)
             self.store.set_meta("resolve_rules", self.rules_table["resolve"].version)
         finally:
+            self.building = False
             if bulk:
                 self.store.bulk_load(False)
         if bulk:
@@ -546,10 +560,12 @@ class RepoIndex:
         summary.seconds = round(time.monotonic() - started, 3)
         return summary
 
-    def _parse(self, todo, known: dict[str, FileState], summary: Summary, bulk: bool, progress, executor) -> None:
-        """Parse `todo` (in worker processes when it is worth it) and write what comes
-        back, a batch per transaction; what was parsed is committed even on the way out
-        of an error, so a stop loses nothing it has done."""
+    def _parse(
+        self, todo, known: dict[str, FileState], summary: Summary, bulk: bool, progress, executor, order=None
+    ) -> None:
+        """Parse `todo` (in worker processes when it is worth it), in `order` when given,
+        and write what comes back, a batch per transaction; what was parsed is committed
+        even on the way out of an error, so a stop loses nothing it has done."""
         give_way = self.priority.give_way
         pending: list[tuple[WalkedFile, FileRecord | None, FileState | None]] = []
         last_commit = time.monotonic()
@@ -565,7 +581,10 @@ class RepoIndex:
                     if record is None:
                         self.store.touch_file(_restat(old, walked))
                 self._apply([(w, r, o) for w, r, o in pending if r is not None])
+            wanted = order is not None and any(order.tier(w.path) <= BESIDE for w, _, _ in pending)
             pending.clear()
+            if wanted and not final:
+                self._resolve_wanted()
             last_commit = time.monotonic()
 
         total_bytes = sum(w.size for w, _ in todo) or 1
@@ -576,7 +595,7 @@ class RepoIndex:
             for walked, record in pool.run(
                 executor,
                 str(self.root),
-                todo,
+                todo if order is None else order,
                 self.max_file_bytes,
                 in_flight=2 * max(1, self.jobs),
                 tools=(self.registry, self.extractor),
@@ -628,6 +647,36 @@ class RepoIndex:
             lap("prior")
             drift = 0
         self.store.set_meta("prior_drift", str(drift))
+
+    def want(self, paths=(), words=()) -> None:
+        """A host asked about `paths` (repository-relative) in words: a first index under
+        way parses those files, their directories and the files named like the words
+        before the rest (indexer/order.py)."""
+        self.wants.ask(paths, words)
+
+    def _resolve_wanted(self) -> None:
+        """During a progressive first index: the links of the files hosts asked about and
+        of their directories, among the files indexed so far, and what the asked files
+        include or import, to be parsed next. The final resolution makes them all anew."""
+        _, paths, _, _ = self.wants.snapshot()
+        if not paths:
+            return
+        dirs = {posixpath.dirname(p) for p in paths} | set(paths)
+        with self.lock:
+            indexed = self.store.indexed_files()
+        near = sorted(p for p in indexed if p in paths or posixpath.dirname(p) in dirs)[:PROVISIONAL_FILES]
+        self._resolve_provisionally(near)
+
+    def _resolve_provisionally(self, paths) -> None:
+        """The links `paths` own, resolved among the files indexed so far (a first index
+        under way), without taking them off the final resolution's list."""
+        resolver = Resolver(self.store, self.registry, every_symbol=False, root=self.root)
+        for chunk, links in resolver.links_in_chunks(paths):
+            with self.store.transaction():
+                self.store.replace_links(chunk, links)
+        _, asked, _, _ = self.wants.snapshot()
+        targets = [target for _, target, _, _ in self.store.imports_of([p for p in paths if p in asked])]
+        self.wants.ask(targets=targets)
 
     def recheck_recent(self) -> None:
         """A file read within RECENT_NS of a write may have been read mid-write (an
@@ -739,7 +788,10 @@ class RepoIndex:
                         if walked is None:
                             self._remove(rel)
                     self._apply([(walked, record, old) for _, walked, record, old in work if walked is not None])
-                self._resolve(only={rel for rel, *_ in work})
+                if self.building:
+                    self._resolve_provisionally({rel for rel, *_ in work})
+                else:
+                    self._resolve(only={rel for rel, *_ in work})
             for rel, given in spelled.items():
                 status[given] = status.get(rel, False)
             return status
