@@ -154,6 +154,8 @@ class RepoIndex:
         self.priority = Priority()  # queries first: background work gives way
         self.wants = Wants()  # what hosts asked during a first index: it parses that first (indexer/order.py)
         self.building = False  # a progressive first index is under way: answers come from what it holds
+        self._wanted_version = 0  # the wants whose files' links were last resolved
+        self._order: FirstOrder | None = None  # the progressive first index's queue, while it runs
         self._partial: list[str] | None = None  # the files parsed partially during a refresh
         self._touched_paths: set[str] = set()  # changed since the last resolution
         self._old_ids: dict[str, set[str]] = {}
@@ -508,7 +510,7 @@ class RepoIndex:
         if progressive and not self.ready.is_set():
             bulk = False  # answers read the lookup indexes meanwhile
             recent = history.recently_changed(self.root) if todo else {}
-            order = FirstOrder(todo, self.wants, recent)
+            order = self._order = FirstOrder(todo, self.wants, recent)
             self.building = True
         if bulk:
             self.store.bulk_load(True)
@@ -531,7 +533,7 @@ class RepoIndex:
             self._link(lap)
             self.store.set_meta("resolve_rules", self.rules_table["resolve"].version)
         finally:
-            self.building = False
+            self.building, self._order = False, None
             if bulk:
                 self.store.bulk_load(False)
         if bulk:
@@ -581,7 +583,10 @@ class RepoIndex:
                     if record is None:
                         self.store.touch_file(_restat(old, walked))
                 self._apply([(w, r, o) for w, r, o in pending if r is not None])
-            wanted = order is not None and any(order.tier(w.path) <= BESIDE for w, _, _ in pending)
+            # Files asked about just came in, or a host asked about others (perhaps indexed already).
+            wanted = order is not None and (
+                self.wants.version != self._wanted_version or any(order.tier(w.path) <= BESIDE for w, _, _ in pending)
+            )
             pending.clear()
             if wanted and not final:
                 self._resolve_wanted()
@@ -658,7 +663,7 @@ class RepoIndex:
         """During a progressive first index: the links of the files hosts asked about and
         of their directories, among the files indexed so far, and what the asked files
         include or import, to be parsed next. The final resolution makes them all anew."""
-        _, paths, _, _ = self.wants.snapshot()
+        self._wanted_version, paths, _, _ = self.wants.snapshot()
         if not paths:
             return
         dirs = {posixpath.dirname(p) for p in paths} | set(paths)
@@ -789,6 +794,9 @@ class RepoIndex:
                             self._remove(rel)
                     self._apply([(walked, record, old) for _, walked, record, old in work if walked is not None])
                 if self.building:
+                    order = self._order
+                    if order is not None:  # indexed here: the first index need not parse it again
+                        order.discard(rel for rel, *_ in work)
                     self._resolve_provisionally({rel for rel, *_ in work})
                 else:
                     self._resolve(only={rel for rel, *_ in work})

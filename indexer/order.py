@@ -155,6 +155,12 @@ class FirstOrder:
                 item = self._left.pop(self._queue.pop())
             yield item
 
+    def discard(self, paths) -> None:
+        """Files indexed meanwhile (a query's anchors): not to be parsed again."""
+        with self._lock:
+            for path in paths:
+                self._left.pop(path, None)
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._left)
