@@ -517,6 +517,8 @@ class RepoIndex:
         try:
             self._parse(todo, known, summary, bulk, progress, executor, order)
             lap("parse")
+            if order is not None:
+                self._wait_for_other_writers()
             gone = [p for p in known if p not in seen]
             if gone:
                 give_way()
@@ -578,6 +580,8 @@ class RepoIndex:
                 return
             if not final:  # on the way out (a stop, an error) what was parsed is written, no pause
                 give_way()
+            if order is not None:
+                self._wait_for_other_writers()
             with self.store.transaction():
                 for walked, record, old in pending:
                     if record is None:
@@ -734,6 +738,9 @@ class RepoIndex:
         whether it is indexed now."""
         paths = list(paths)
         root = str(self.root)
+        known = self._all_unchanged(paths)
+        if known is not None:
+            return known
         with self.lock:
             files: set[str] = set()
             spelled: dict[str, str] = {}  # canonical path -> the spelling a caller gave
@@ -803,6 +810,32 @@ class RepoIndex:
             for rel, given in spelled.items():
                 status[given] = status.get(rel, False)
             return status
+
+    def _wait_for_other_writers(self) -> None:
+        """Wait until no other process writes the database (a second window's provider)
+        without holding this process's lock, which answers need to read: a first index
+        held up that way still lets queries be answered from what it holds."""
+        probe = sqlite3.connect(str(self.store.path), timeout=30, isolation_level=None)
+        try:
+            probe.execute("BEGIN IMMEDIATE")
+            probe.execute("ROLLBACK")
+        finally:
+            probe.close()
+
+    def _all_unchanged(self, paths: list[str]) -> dict[str, bool] | None:
+        """Per path, whether it is indexed, when every one is a file the index holds as
+        it is on disk; else None. Read without the lock: a query checking its files
+        does not wait behind a writer's transaction (a first index blocked by another
+        process's write lock) for files that need no writing."""
+        status = {}
+        for given in paths:
+            if boundary.inside(str(self.root), given) != given or given.rsplit("/", 1)[-1] == ".gitignore":
+                return None
+            old, walked = self.store.file_state(given), self._stat(given)
+            if not _unchanged(old, walked):
+                return None
+            status[given] = old.status == "ok"
+        return status
 
     def _stat(self, rel: str) -> WalkedFile | None:
         """The file as the walker would take it, or None (gone, ignored, too large, not regular)."""

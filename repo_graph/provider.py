@@ -29,7 +29,7 @@ OPEN_WAIT = 25.0  # opening the index (another process may hold its lock): a hos
 # conformance suite) is answered in full; then from what is indexed (issue 40) ...
 FIRST_ANSWER_WAIT = 2.0
 # ... unless the pass, at its pace so far, is due to end within this much more.
-FIRST_ANSWER_EXTRA = 4.0
+FIRST_ANSWER_EXTRA = 2.0
 NODE_KIND = {"doc": "section", "symbol": "symbol"}
 
 
