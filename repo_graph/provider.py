@@ -148,9 +148,10 @@ class RepoProvider:
                 return
         n = self.progress.answered_partially()
         parsed, to_parse = self.progress.files()
+        how_far = f"{parsed:,} of {to_parse:,} files parsed" if to_parse else "walking the tree"
         sys.stderr.write(
-            f"repo-graph: partial answer {n}: the first index is still being built ({parsed:,} of {to_parse:,} "
-            "files parsed); this answer covers what is indexed, and the files it anchors\n"
+            f"repo-graph: partial answer {n}: the first index is still being built ({how_far}); "
+            "this answer covers what is indexed, and the files it anchors\n"
         )
 
     def query(self, q: m.ContextQuery) -> m.QueryResult:
