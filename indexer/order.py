@@ -18,6 +18,7 @@ from .walk import WalkedFile
 # Tiers, best first.
 ANCHORED, INCLUDED, BESIDE, RECENT, NAMED, REST = range(6)
 MAX_PER_TARGET = 4  # an include or import names at most this many files by its ending
+PACKAGE_FILES = ("__init__", "mod", "index")  # the file a package's import names, extension-less
 MAX_WORDS = 32  # the words of pending questions a path is matched against
 _WORD = re.compile(r"[a-z0-9]+")
 _HUMPS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -70,6 +71,8 @@ def _target_files(targets, by_ending: dict[str, list[str]]) -> set[str]:
             continue
         for ending in {text, text.replace(".", "/"), text.replace("::", "/")}:
             found.update(by_ending.get(ending, ())[:MAX_PER_TARGET])
+            for package in PACKAGE_FILES:  # `import re` is re/__init__.py
+                found.update(by_ending.get(f"{ending}/{package}", ())[:MAX_PER_TARGET])
             base = ending.rsplit("/", 1)[-1]
             if "/" in ending:
                 continue

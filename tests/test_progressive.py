@@ -107,6 +107,7 @@ def test_the_first_order_puts_asked_files_their_includes_and_directories_before_
             "lib/other.c": "int other;\n" * 50,
             "tiny.c": "int t;\n",
             "retry/policy.py": "x = 1\n" * 40,
+            "pkg/__init__.py": "y = 2\n" * 30,
         },
     )
     todo = [(w, None) for w in walk(repo)]
@@ -114,10 +115,10 @@ def test_the_first_order_puts_asked_files_their_includes_and_directories_before_
     order = FirstOrder(todo, wants, recent={})
     items = iter(order)
     assert next(items)[0].path == "tiny.c"  # nothing asked yet: the smallest first
-    wants.ask(["a/asked.c"], ["retry"], targets=["lib/util.h"])
+    wants.ask(["a/asked.c"], ["retry"], targets=["lib/util.h", "pkg"])
     rest = [w.path for w, _ in items]
-    assert rest == ["a/asked.c", "lib/util.h", "a/beside.c", "retry/policy.py", "lib/other.c"]
-    assert [order.tier(p) for p in rest] == [ANCHORED, INCLUDED, BESIDE, NAMED, REST]
+    assert rest == ["a/asked.c", "lib/util.h", "pkg/__init__.py", "a/beside.c", "retry/policy.py", "lib/other.c"]
+    assert [order.tier(p) for p in rest] == [ANCHORED, INCLUDED, INCLUDED, BESIDE, NAMED, REST]
 
 
 def _serve(repo: Path, cache: Path, home: Path) -> subprocess.Popen:
