@@ -832,7 +832,7 @@ class RepoIndex:
             if boundary.inside(str(self.root), given) != given or given.rsplit("/", 1)[-1] == ".gitignore":
                 return None
             old, walked = self.store.file_state(given), self._stat(given)
-            if not _unchanged(old, walked):
+            if old is None or not _unchanged(old, walked):
                 return None
             status[given] = old.status == "ok"
         return status

@@ -128,6 +128,7 @@ class RepoProvider:
         for it; MCP's answers and index_status carry it)."""
         self._wait_open()
         index = self.index
+        assert index is not None  # _wait_open raised otherwise
         if index.ready.is_set():
             return
         if q is not None:
