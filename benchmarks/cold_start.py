@@ -19,7 +19,9 @@ in seconds from the spawn:
   neighbour in answer the first answer holding a frame of one of those files
   answers settle      the answer after which no later one differed (frame ids)
   full index          until serve's stderr said `index ready`
-Then the reference, in the same run right after: `repo-graph index PATH` cold on
+Each tick is also printed to stderr as it happens. `--early SECONDS` stops after that
+long (the first-seconds figures on a tree whose full index outlasts the session). Then
+the reference, in the same run right after: `repo-graph index PATH` cold on
 another empty cache (wall clock around the child), and the ratio full index /
 cold index (target <= 1.05). The 1-minute load average is printed with each step:
 other work on the machine shows in every figure.
@@ -117,7 +119,7 @@ def linked_from(db: Path, anchor: str) -> dict[str, list[str]] | None:
     return {"all": sorted(files), "imports": sorted(imports)}
 
 
-def run(root: Path, anchor: str, interval: float, goal: str) -> dict:
+def run(root: Path, anchor: str, interval: float, goal: str, early: float | None = None) -> dict:
     samples = []
     with tempfile.TemporaryDirectory(prefix="cold-start-") as tmp:
         cache = Path(tmp) / "serve"
@@ -128,7 +130,7 @@ def run(root: Path, anchor: str, interval: float, goal: str) -> dict:
         ack_at = served.since()
         after_ready = 0
         n = 0
-        while after_ready < 2:
+        while after_ready < 2 and (early is None or served.since() < early):
             asked = served.since()
             reply = served.ask(
                 {
@@ -153,22 +155,36 @@ def run(root: Path, anchor: str, interval: float, goal: str) -> dict:
                 }
             )
             n += 1
+            last = samples[-1]
+            print(
+                f"tick {last['answered']:.2f}s frames={len(frames or ())} "
+                f"anchor={sum(1 for f in frames or () if f.startswith(anchor))} "
+                f"linked={len((linked or {}).get('all', ()))} imports={len((linked or {}).get('imports', ()))} "
+                f"load={last['load']}",
+                file=sys.stderr,
+                flush=True,
+            )
             if served.ready_at is not None:
                 after_ready += 1
             time.sleep(max(0.0, asked + interval - served.since()))
         final = samples[-1]["linked"] or {"all": [], "imports": []}
         final_linked, final_imports = set(final["all"]), set(final["imports"])
-        served.close()
+        if early is not None:
+            served.proc.kill()
+            served.proc.wait()
+        else:
+            served.close()
         full = served.ready_at
         load_cold = load()
         started = time.monotonic()
-        subprocess.run(
-            [sys.executable, "-m", "repo_graph", "index", str(root), "--cache-dir", str(Path(tmp) / "cold"), "-q"],
-            env=env(),
-            cwd=REPO,
-            check=True,
-            capture_output=True,
-        )
+        if early is None:
+            subprocess.run(
+                [sys.executable, "-m", "repo_graph", "index", str(root), "--cache-dir", str(Path(tmp) / "cold"), "-q"],
+                env=env(),
+                cwd=REPO,
+                check=True,
+                capture_output=True,
+            )
         cold = time.monotonic() - started
 
     def first(pred):
@@ -201,8 +217,8 @@ def run(root: Path, anchor: str, interval: float, goal: str) -> dict:
         ),
         "answers_settle_s": settle if settle is not None else (answered[0]["answered"] if answered else None),
         "full_index_s": round(full, 2) if full is not None else None,
-        "cold_index_s": round(cold, 2),
-        "full_over_cold": round(full / cold, 3) if full else None,
+        "cold_index_s": round(cold, 2) if early is None else None,
+        "full_over_cold": round(full / cold, 3) if full and early is None else None,
         "partial_lines": served.partial_lines,
         "errors": served.errors[:5],
         "load_serve_start": round(load_before, 2),
@@ -218,6 +234,13 @@ def main() -> int:
     parser.add_argument("--anchor", default=DEFAULT_ANCHOR, help="the anchored file, relative to the tree")
     parser.add_argument("--goal", default="how does this work and what does it call")
     parser.add_argument("--interval", type=float, default=5.0)
+    parser.add_argument(
+        "--early",
+        type=float,
+        metavar="SECONDS",
+        help="ask for this long only, then stop serve: no full index, no cold reference; the neighbour "
+        "figures then compare with the links of the last tick, not the finished index's",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     tmp = None
@@ -228,7 +251,7 @@ def main() -> int:
         root = Path(tmp) / "stdlib"
         copy_corpus(Path(sysconfig.get_paths()["stdlib"]), root, {"test"})
     try:
-        out = run(root, args.anchor, args.interval, args.goal)
+        out = run(root, args.anchor, args.interval, args.goal, args.early)
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

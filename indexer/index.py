@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import shutil
 import sqlite3
 import stat as stat_mod
 import sys
@@ -41,6 +42,10 @@ PARALLEL_MIN_BYTES = 4 << 20  # below this, starting worker processes costs more
 FULL_RESOLVE_SHARE = 0.2  # past this share of files changed, re-resolve everything
 TRACK_IDS_FILES = 2000  # changes to more files than this resolve everything again
 PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed
+# An upgrade that re-parses more than this share of an index (past BULK_FILES files) builds
+# a fresh index beside it, cold and in bulk, while the old one answers (issue 40).
+REBUILD_SHARE = 0.5
+REBUILD_ROOM = 1.25  # the free space a rebuild beside needs, in sizes of the index it replaces
 PROVISIONAL_FILES = 400  # a first index under way resolves at most this many asked-about files at a time
 
 
@@ -137,11 +142,13 @@ class RepoIndex:
         cache_dir: Path | None = None,
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         jobs: int | None = None,
+        db_path: Path | None = None,
     ):
         self.root = Path(root).resolve()
+        self.cache_dir = cache_dir
         self.max_file_bytes = max_file_bytes
         self.jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-        self.store = Store(db_path_for(self.root, cache_dir))
+        self.store = Store(db_path or db_path_for(self.root, cache_dir))
         if self.store.set_aside_to is not None:
             self._say_damaged()
         self.lock = self.store.lock
@@ -503,6 +510,9 @@ class RepoIndex:
                 summary.unchanged += 1
             else:  # the old digest: same bytes are not parsed again (a branch switch), unless read otherwise now
                 todo.append((walked, old.digest if old is not None and not again else None))
+        reparse = sum(1 for walked, digest in todo if digest is None and walked.path in known)
+        if reparse > BULK_FILES and reparse > REBUILD_SHARE * len(known) and self._room_beside():
+            return self._rebuild_beside(progress, executor, count)
         # A first index (mostly new files) loads rows with the lookup indexes dropped, and
         # builds them once the links are in too: sorted builds beat millions of random inserts.
         bulk = len(todo) > BULK_FILES and len(todo) > len(known)
@@ -810,6 +820,53 @@ class RepoIndex:
             for rel, given in spelled.items():
                 status[given] = status.get(rel, False)
             return status
+
+    def _room_beside(self) -> bool:
+        """Whether the cache's disk has room for a second index as big as this one (and
+        some): when not, say so; the upgrade then re-parses in place, slower."""
+        path = self.store.path
+        size = sum(os.path.getsize(f"{path}{s}") for s in ("", "-wal") if os.path.exists(f"{path}{s}"))
+        free = shutil.disk_usage(path.parent).free
+        if free >= REBUILD_ROOM * size:
+            return True
+        sys.stderr.write(
+            f"repo-graph: this release indexes differently; rebuilding beside the old index needs about "
+            f"{REBUILD_ROOM * size / 1e9:.1f} GB free in {path.parent}, and {free / 1e9:.1f} GB are: "
+            "re-parsing in place instead (slower)\n"
+        )
+        return False
+
+    def _rebuild_beside(self, progress, executor, count: bool) -> Summary:
+        """Build the index anew in a file beside this one, as a cold index does (in bulk),
+        while this one keeps answering; swap it in with one rename, then catch up with
+        whatever changed meanwhile."""
+        path = self.store.path
+        fresh_path = path.with_name(path.name + ".next")
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(f"{fresh_path}{suffix}")  # a rebuild a stop cut short
+            except FileNotFoundError:
+                pass
+        sys.stderr.write("repo-graph: this release indexes differently; building a new index beside the old one\n")
+        fresh = RepoIndex(self.root, max_file_bytes=self.max_file_bytes, jobs=self.jobs, db_path=fresh_path)
+        fresh.priority = self.priority  # queries on the old index come first, as ever
+        fresh.rules_table = self.rules_table
+        try:
+            built = fresh.refresh(progress, executor, count=count)
+        finally:
+            fresh.close()
+        self.priority.give_way()
+        with self.priority.alone(), self.lock:
+            self.store.replace_with(fresh_path)
+            self._touched_paths, self._old_ids, self._new_ids = set(), {}, {}
+            self._recent.clear()
+            self._wrote = False
+        sys.stderr.write("repo-graph: swapped in the new index\n")
+        caught_up = self.refresh(progress, executor, count=count)
+        built.seconds = round(built.seconds + caught_up.seconds, 3)
+        built.parsed += caught_up.parsed
+        built.removed += caught_up.removed
+        return built
 
     def _wait_for_other_writers(self) -> None:
         """Wait until no other process writes the database (a second window's provider)
