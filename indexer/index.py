@@ -46,6 +46,9 @@ PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed
 # a fresh index beside it, cold and in bulk, while the old one answers (issue 40).
 REBUILD_SHARE = 0.5
 REBUILD_ROOM = 1.25  # the free space a rebuild beside needs, in sizes of the index it replaces
+# A progressive first index queues less parsed work ahead of its writer (tasks of a quarter
+# of pool.TASK_BYTES, this many finished ones waiting): a question's files wait behind it.
+PROGRESSIVE_BACKLOG = 4
 PROVISIONAL_FILES = 400  # a first index under way resolves at most this many asked-about files at a time
 
 
@@ -618,6 +621,7 @@ class RepoIndex:
                 self.max_file_bytes,
                 in_flight=2 * max(1, self.jobs),
                 tools=(self.registry, self.extractor),
+                **({} if order is None else {"task_bytes": pool.TASK_BYTES // 4, "backlog": PROGRESSIVE_BACKLOG}),
             ):
                 done_bytes += walked.size
                 done_files += 1
