@@ -166,6 +166,8 @@ class RepoIndex:
         self.building = False  # a progressive first index is under way: answers come from what it holds
         self._wanted_version = 0  # the wants whose files' links were last resolved
         self._order: FirstOrder | None = None  # the progressive first index's queue, while it runs
+        self.walked: list[WalkedFile] = []  # the files the refresh under way has walked so far
+        self.todo_bytes: int | None = None  # what it has to read, once walked
         self._partial: list[str] | None = None  # the files parsed partially during a refresh
         self._touched_paths: set[str] = set()  # changed since the last resolution
         self._old_ids: dict[str, set[str]] = {}
@@ -485,7 +487,8 @@ class RepoIndex:
         self._recover_resolution()
         self._resolve_again_if_rules_changed()
         give_way = self.priority.give_way
-        files = []
+        files = self.walked = []  # how far the walk is, for an answer deciding how long to wait
+        self.todo_bytes = None
         for walked in walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules):
             give_way()
             files.append(walked)
@@ -513,6 +516,7 @@ class RepoIndex:
                 summary.unchanged += 1
             else:  # the old digest: same bytes are not parsed again (a branch switch), unless read otherwise now
                 todo.append((walked, old.digest if old is not None and not again else None))
+        self.todo_bytes = sum(walked.size for walked, _ in todo)
         reparse = sum(1 for walked, digest in todo if digest is None and walked.path in known)
         if reparse > BULK_FILES and reparse > REBUILD_SHARE * len(known) and self._room_beside():
             return self._rebuild_beside(progress, executor, count)

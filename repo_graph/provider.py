@@ -28,8 +28,11 @@ OPEN_WAIT = 25.0  # opening the index (another process may hold its lock): a hos
 # A query during a first index waits this long for it, so a small repository (and the
 # conformance suite) is answered in full; then from what is indexed (issue 40) ...
 FIRST_ANSWER_WAIT = 2.0
-# ... unless the pass, at its pace so far, is due to end within this much more.
+# ... unless the pass, at its pace so far, is due to end within this much more, or the
+# repository is small (fewer files walked so far, fewer bytes to read): then up to OPEN_WAIT.
 FIRST_ANSWER_EXTRA = 2.0
+SMALL_FILES = 2000
+SMALL_BYTES = 4 << 20
 NODE_KIND = {"doc": "section", "symbol": "symbol"}
 
 
@@ -141,10 +144,7 @@ class RepoProvider:
         started = time.monotonic()
         if index.ready.wait(FIRST_ANSWER_WAIT):
             return
-        while time.monotonic() - started < FIRST_ANSWER_WAIT + FIRST_ANSWER_EXTRA:
-            left = self.progress.seconds_left()
-            if left is None or left > FIRST_ANSWER_WAIT + FIRST_ANSWER_EXTRA - (time.monotonic() - started):
-                break
+        while time.monotonic() - started < OPEN_WAIT and self._small(index, time.monotonic() - started):
             if index.ready.wait(0.1):
                 return
         n = self.progress.answered_partially()
@@ -154,6 +154,18 @@ class RepoProvider:
             f"repo-graph: partial answer {n}: the first index is still being built ({how_far}); "
             "this answer covers what is indexed, and the files it anchors\n"
         )
+
+    def _small(self, index: RepoIndex, waited: float) -> bool:
+        """Whether a first index under way is small enough to wait for (a small
+        repository gets a whole answer however loaded the machine), or about to end:
+        its walk has found few files so far (a slow start), or it has little to read,
+        or at its pace it ends within FIRST_ANSWER_EXTRA more."""
+        if index.todo_bytes is None:
+            return len(index.walked) < SMALL_FILES
+        if 0 < index.todo_bytes <= SMALL_BYTES:
+            return True
+        left = 0.0 if not index.todo_bytes else self.progress.seconds_left()  # nothing to parse: ending
+        return left is not None and left <= FIRST_ANSWER_WAIT + FIRST_ANSWER_EXTRA - waited
 
     def query(self, q: m.ContextQuery) -> m.QueryResult:
         self._wait_ready(q)
