@@ -102,7 +102,7 @@ def collect(path: str, args, log) -> list[dict]:
     gitdir = git_dir_of(path)
     cases, _, _ = history_cases(gitdir, "HEAD", args.cases, 4 * args.cases, args.seed, 5000, Registry())
     base = Path(tempfile.mkdtemp(prefix="rg-headroom-"))
-    snaps = Snapshots(gitdir, base)
+    snaps = Snapshots(gitdir, base, serve=False)  # the ranking read in this process
     records = []
     try:
         for case in cases:

@@ -4,8 +4,9 @@ went on to change, and how much of what it returns under a budget is from them?
 Run it on any local git repository with history (a work tree or a bare mirror):
 
     /tmp/venv/bin/python benchmarks/quality.py REPO [REPO...]
-    /tmp/venv/bin/python benchmarks/quality.py REPO --cases 40 --seed 0 \\
+    /tmp/venv/bin/python benchmarks/quality.py REPO --cases 40 --seed 0 --history both \\
         --systems repo-graph,bm25-files,bm25-symbols,aider --json
+    /tmp/venv/bin/python benchmarks/quality.py --questions Q.jsonl --history both
 
 Cases. From the first-parent history of HEAD (merges skipped) come the commits that
 touch 1 to 8 source files (a file of a language `grammars.Registry().for_path()`
@@ -18,13 +19,25 @@ references ("(#1234)") and URLs removed. Gold: the source files the commit modif
 such commits are cut into --cases equal buckets and one is drawn per bucket
 (random.Random(--seed)), so cases spread evenly over recent history.
 
-Each case is evaluated on its PARENT snapshot. One work directory per repository (a
-linked `git worktree`, removed at the end) moves from snapshot to snapshot, oldest
-first, with `git checkout -f --detach <parent>` (unchanged files keep their mtime; HEAD
-is the parent, so the history repo-graph reads for co-changes ends there), and one
-RepoIndex(jobs=1) in a temporary cache directory is refreshed incrementally, so only
-the files that differ between consecutive parents are parsed again. Gold files the
-index does not hold (ignored, too large) are dropped; a case left with none is.
+Other cases. `--cases-file F.jsonl`: change cases frozen elsewhere, one a line,
+{"repo": "owner/name", "ref", "commit", "parent", "query", "gold": [paths], ...}
+(optional "anchor", "subject", "changed_source"), evaluated exactly as mined ones.
+`--questions F.jsonl`: developers' questions, {"id", "repo": "owner/name", "ref":
+<40 hex>, "kind": "how"|"where"|"why", "plain": bool, "question", "gold": [paths]},
+each asked of the snapshot at its ref; the anchor is chosen as for a change. A repo
+owner/name is the git dir at --mirrors/owner+name (or its `repo` inside, as the
+fetch tool lays it out).
+
+Snapshots. Each change case is evaluated on its PARENT snapshot (a question on its
+ref). One work directory per repository moves from snapshot to snapshot, oldest
+first, so only the files that differ between consecutive snapshots are parsed again.
+--history with (default): a linked `git worktree`, `git checkout -f --detach` (HEAD
+is the parent, so the history repo-graph reads ends there). --history without: a
+plain directory no git can see (a tarball, a fresh download), filled by `git
+read-tree --reset -u` through an index file outside it. --history both: every
+figure both ways; the baselines read no git, so their answers are computed once
+and reported in both. Gold files the index does not hold (ignored, too large) are
+dropped; a case left with none is.
 
 Tasks.
   unanchored   the query alone.
@@ -37,24 +50,39 @@ Metrics (per system and task, averaged over cases). Each system's ranked output
 becomes a ranked list of distinct files (order of first appearance).
   R@5, R@10    |gold & top-k files| / |gold|
   MRR          1 / rank of the first gold file (0 when none is ranked)
-  budget precision   of the tokens the system returns packed under 4,096 tokens,
-               the share that comes from gold files; tokens = ceil(utf-8 bytes / 4)
-               of each returned item. A case with an empty output counts 0.
+  budget recall      |gold & files of the answer packed under 4,096 tokens| / |gold|
+  budget precision   of the tokens of that answer, the share from gold files.
+               Tokens, for every system alike: ceil(utf-8 bytes / 4) of each
+               returned item (the protocol's B3 unit, = a frame's token_cost).
+               A case with an empty output counts 0.
   tokens       mean tokens returned under that budget (how full the budget is).
+  best baseline      per figure, the best of bm25-files, bm25-symbols and aider
+               (the letter says which), and repo-graph's margin over it.
 
 Systems (all run in the same command, on the same snapshots and file set).
-  repo-graph   RepoProvider(index).query(ContextQuery(goal=msg, query_text=msg, ...)):
-               ranking from max_tokens=65536, max_frames=200 (so packing does not cut
-               it), budget from max_tokens=4096, max_frames=64. Items are the frames.
-  repo-graph:code   the same with kinds=["symbol"]: code frames only, as a host
-               asks when it wants the code to change (the BM25 rankings below hold
-               code only too; gold files are code, so a doc section never counts).
-  bm25-files   BM25 (k1=1.2, b=0.75) over indexer.terms.terms() of whole files; the
-               files are those repo-graph indexed (status ok: code and markdown).
-               Budget: whole files in rank order, skipping any that does not fit.
-  bm25-symbols the same BM25 over the symbol nodes repo-graph extracted (text = the
-               symbol's lines on disk); files in order of their best symbol; budget:
-               symbol bodies in rank order, skipping any that does not fit.
+  repo-graph   as a host receives it (benchmarks/served.py): one `repo-graph serve`
+               per snapshot over real pipes, its own cache directory per
+               repository, queried once "index ready" is on its stderr:
+               {goal, query_text: the query, anchors}, ranking from max_tokens 16384,
+               max_frames 50, budget from max_tokens 4096, max_frames 50; each
+               answer read whole. Items are the frames.
+  repo-graph:inprocess   the same defaults through RepoProvider in this process
+               (its own index and cache), as the ablation variants run.
+  repo-graph:code   in process, kinds=["symbol"]: code frames only, as a host
+               asks when it wants the code to change (gold files are code, so a
+               doc section never counts).
+  bm25-files   BM25 Okapi (k1 1.2, b 0.75, idf ln(1 + (N - n + .5)/(n + .5)), never
+               negative) over each whole file's path and text, in words of its own
+               (benchmarks/bm25_okapi.py: identifiers split, lower-cased, plurals
+               folded, English and keyword stop words), not repo-graph's. The files
+               are the source files repo-graph indexed (a language the Registry
+               knows, as gold files are: markdown, a README or a changelog, would only
+               crowd them out). Budget: whole files in rank order, skipping any that
+               does not fit.
+  bm25-symbols the same BM25 and words over the symbol nodes repo-graph extracted
+               (text = the symbol's lines on disk); files in order of their best
+               symbol; budget: symbol bodies in rank order, skipping any that does
+               not fit.
   repo-graph:mcp   the same question through the MCP tool get_context (the SDK's client on
                repo-graph's MCP server, in process): its text and structured copy fit the
                budget, so fewer frames; ranking as repo-graph's. Each case checks that the
@@ -75,13 +103,18 @@ Systems (all run in the same command, on the same snapshots and file set).
                LITELLM_LOCAL_MODEL_COST_MAP=True. When it can't run, the output says
                "aider: not run (reason)".
 
-Ablation (on request: --systems repo-graph,repo-graph:lexical,...):
+Ablation (on request: --systems repo-graph:inprocess,repo-graph:lexical,...): the
+variants run in process (a serve takes no weights); compare them with
+repo-graph:inprocess, which gives the served answers (tests/test_benchmarks.py).
   repo-graph:lexical   the same provider with only BM25F weighing (closeness weights
                0); plain repo-graph adds closeness to the anchors. The G4 tiers stay.
 
-Output: a Markdown table per repository (system x task; cases, R@5, R@10, MRR,
-budget precision, tokens) with wall times, and the exact command; --json prints
-everything, per case too, as JSON instead.
+Output: a Markdown table per repository and history (system x task; cases, R@5,
+R@10, MRR, budget recall, budget precision, tokens; best baseline and repo-graph's
+margin) with wall times, then the same pooled over every case of every repository
+(and, for questions, per kind and plain/identifier), and the exact command; --json
+prints everything, per case too, as JSON instead. --combine SAVED... prints the
+pooled tables of runs saved apart (one repository per process, say).
 """
 
 from __future__ import annotations
@@ -94,6 +127,7 @@ import random
 import re
 import shlex
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -104,16 +138,16 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 BUDGET = 4096
-RANK_TOKENS, RANK_FRAMES = 65536, 200
-BUDGET_FRAMES = 64
+RANK_TOKENS, RANK_FRAMES = 16384, 50  # what a host asks for (issue #37)
+BUDGET_FRAMES = 50
 MAX_SOURCE_FILES = 8
 MIN_WORDS = 4
-K1, B = 1.2, 0.75
 ALL_SYSTEMS = (
     "repo-graph",
     "bm25-files",
     "bm25-symbols",
     "aider",
+    "repo-graph:inprocess",
     "repo-graph:code",
     "repo-graph:lexical",
     "repo-graph:no-history",
@@ -138,6 +172,7 @@ ALL_SYSTEMS = (
 # requires them. (The PageRank prior in the fused score, "prior", went with its weight:
 # benchmarks/DECISIONS.md [prior].)
 ABLATIONS = {
+    "repo-graph:inprocess": {},  # the defaults, through RepoProvider in this process instead of serve
     "repo-graph:lexical": {
         "w_closeness_boost": 0.0,
         "w_proximity": 0.0,
@@ -159,6 +194,7 @@ ABLATIONS = {
     "repo-graph:mention-all": {"mention_forms": ("backticks", "qualified", "underscored", "humped")},  # and any
 }
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
+BASELINES = ("bm25-files", "bm25-symbols", "aider")  # they read neither git nor repo-graph's ranking
 
 
 def variant(system: str) -> tuple[dict, tuple[str, ...]] | None:
@@ -347,10 +383,14 @@ sys.path.insert(0, str(REPO))
 from grammars import Registry  # noqa: E402
 from indexer.digest import line_span, line_starts  # noqa: E402
 from indexer.index import RepoIndex  # noqa: E402
-from indexer.terms import terms  # noqa: E402
+from indexer.store import db_path_for  # noqa: E402
 from repo_graph.protocol.messages import ContextQuery  # noqa: E402
 from repo_graph.provider import RepoProvider  # noqa: E402
 from repo_graph.tokenizer import Tokenizer  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bm25_okapi import Okapi, file_terms, words  # noqa: E402
+from served import Served, ServeError  # noqa: E402
 
 
 def tokens_of(data: bytes | str) -> int:
@@ -441,6 +481,9 @@ class Case:
     changed_source: int
     anchor: str | None = None
     dropped_gold: list[str] = field(default_factory=list)
+    qid: str | None = None  # a question's id (--questions)
+    kind: str | None = None  # how | where | why
+    plain: bool | None = None  # a question in plain words, no identifier in it
 
 
 def history_cases(gitdir: Path, ref: str, n_cases: int, pool: int, seed: int, max_history: int, registry: Registry):
@@ -506,80 +549,129 @@ def history_cases(gitdir: Path, ref: str, n_cases: int, pool: int, seed: int, ma
 
 
 class Snapshots:
-    def __init__(self, gitdir: Path, base: Path):
+    """The work directory that moves from snapshot to snapshot, and the indexes of it.
+
+    With history: a linked work tree of the repository under test, each snapshot a
+    checkout whose HEAD is the case's parent, so repo-graph reads the history that
+    commit can reach (co-changes, commit messages) and nothing after it. Without: a
+    plain directory with no `.git` anywhere above it (a tarball, a fresh download),
+    filled by `git read-tree -u` through an index file kept outside it.
+
+    `serve`: every snapshot is answered by its own `repo-graph serve` (one cache per
+    repository, so a new snapshot re-parses only what changed). `inprocess`: a
+    RepoIndex in this process too, with a cache of its own (the ablation variants).
+    The baselines' corpus (the files repo-graph indexed, its symbols) is read from the
+    serve's database when there is a serve, else from the in-process one."""
+
+    def __init__(self, gitdir: Path, base: Path, *, history: bool = True, serve: bool = True, inprocess: bool = False):
         self.gitdir = gitdir
+        self.base = base
+        self.history = history
         self.tree = base / "tree"
-        # A linked work tree of the repository under test: each snapshot is a checkout
-        # whose HEAD is the case's parent commit, so repo-graph reads the history that
-        # commit can reach (co-changes, indexer/history.py) and nothing after it.
-        run_git(gitdir, "worktree", "add", "--detach", "--no-checkout", str(self.tree))
-        self.index = RepoIndex(self.tree, cache_dir=base / "rg-cache", jobs=1)
-        self.provider = RepoProvider(self.index, Tokenizer().start())
+        self.git_index = base / "plain.index"
+        if history:
+            run_git(gitdir, "worktree", "add", "--detach", "--no-checkout", str(self.tree))
+        else:
+            self.tree.mkdir()
+            inside = subprocess.run(["git", "-C", str(self.tree), "rev-parse", "--git-dir"], capture_output=True)
+            if inside.returncode == 0:  # a snapshot "without history" that git can see would be a lie
+                raise SystemExit(f"{self.tree} is inside a git repository: pass a --tmp outside any")
+        self.serve = serve
+        self.cache = base / "rg-cache"
+        self.index = None
+        self.provider = None
+        if inprocess or not serve:
+            self.index = RepoIndex(self.tree, cache_dir=base / ("rg-inproc-cache" if serve else "rg-cache"), jobs=1)
+            self.provider = RepoProvider(self.index, Tokenizer().start())
+        self.served: Served | None = None
         self.current: str | None = None
         self.index_seconds: list[float] = []
         self.parsed: list[int] = []
+        self.serve_seconds: list[float] = []  # spawn -> handshake -> "index ready", per snapshot
         self.error: str | None = None  # why repo-graph could not index the current snapshot
         self.missing: str | None = None  # why git could not check it out (a clone without some blobs)
+
+    def _place(self, commit: str) -> subprocess.CompletedProcess:
+        if self.history:
+            return subprocess.run(
+                ["git", "-C", str(self.tree), "checkout", "-q", "-f", "--detach", commit], capture_output=True
+            )
+        env = {**os.environ, "GIT_INDEX_FILE": str(self.git_index)}
+        return subprocess.run(
+            ["git", f"--git-dir={self.gitdir}", f"--work-tree={self.tree}", "read-tree", "--reset", "-u", commit],
+            capture_output=True,
+            env=env,
+        )
 
     def checkout(self, commit: str) -> None:
         if commit == self.current:
             return
-        proc = subprocess.run(
-            ["git", "-C", str(self.tree), "checkout", "-q", "-f", "--detach", commit], capture_output=True
-        )
+        self._stop_serve()  # a host's session ends before the tree moves on
+        proc = self._place(commit)
         if proc.returncode != 0:
             self.current = None  # the tree is whatever git left: the next checkout starts over
-            self.missing = proc.stderr.decode(errors="replace").strip().splitlines()[0]
+            self.missing = (proc.stderr.decode(errors="replace").strip().splitlines() or ["git failed"])[0]
             return
         self.missing = None
+        self.error = None
         self.current = commit
-        started = time.perf_counter()
+        if self.index is not None:
+            started = time.perf_counter()
+            try:
+                summary = self.index.refresh()
+            except Exception as exc:  # measured, not hidden: the case is skipped and the output says why
+                self.error = f"{type(exc).__name__}: {exc}"
+                return
+            self.index_seconds.append(time.perf_counter() - started)
+            self.parsed.append(summary.parsed)
+        if self.serve:
+            try:
+                self.served = Served(self.tree, self.cache, self.base / "home")
+            except ServeError as exc:
+                self.error = f"serve: {exc}"
+                return
+            self.serve_seconds.append(self.served.seconds_to_ready)
+            parsed = re.search(r"(\d+) parsed", self.served.index_line)
+            if self.index is None:
+                self.index_seconds.append(self.served.seconds_to_ready)
+                self.parsed.append(int(parsed.group(1)) if parsed else -1)
+
+    def _stop_serve(self) -> None:
+        if self.served is not None:
+            self.served.close()
+            self.served = None
+
+    def _read(self, sql: str) -> list[tuple]:
+        """Rows of the index the baselines share with repo-graph, read-only (WAL: the
+        serve may be running)."""
+        cache = self.cache if self.serve or self.index is None else self.index.store.path.parent
+        path = db_path_for(self.tree, cache)
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            summary = self.index.refresh()
-            self.error = None
-        except Exception as exc:  # measured, not hidden: the case is skipped and the output says why
-            self.error = f"{type(exc).__name__}: {exc}"
-            return
-        self.index_seconds.append(time.perf_counter() - started)
-        self.parsed.append(summary.parsed)
+            return db.execute(sql).fetchall()
+        finally:
+            db.close()
 
     def files(self) -> list[str]:
-        return sorted(self.index.store.indexed_files())
+        return sorted(row[0] for row in self._read("SELECT path FROM files WHERE status='ok'"))
+
+    def symbol_rows(self) -> list[tuple]:
+        return self._read(
+            "SELECT id, path, start_line, end_line FROM nodes WHERE kind='symbol' ORDER BY path, start_line, id"
+        )
 
     def close(self) -> None:
-        self.index.close()
-        run_git(self.gitdir, "worktree", "remove", "--force", str(self.tree), check=False)
-        run_git(self.gitdir, "worktree", "prune", check=False)
+        self._stop_serve()
+        if self.index is not None:
+            self.index.close()
+        if self.history:
+            run_git(self.gitdir, "worktree", "remove", "--force", str(self.tree), check=False)
+            run_git(self.gitdir, "worktree", "prune", check=False)
 
 
 # ---------------------------------------------------------------------------
-# BM25 baselines
+# BM25 baselines (benchmarks/bm25_okapi.py: their own words, not repo-graph's)
 # ---------------------------------------------------------------------------
-
-
-class BM25:
-    def __init__(self, docs: list[tuple[object, Counter]]):
-        self.keys = [k for k, _ in docs]
-        self.lengths = [sum(c.values()) for _, c in docs]
-        self.n = len(docs)
-        self.avg = (sum(self.lengths) / self.n) if self.n else 1.0
-        self.postings: dict[str, list[tuple[int, int]]] = {}
-        for i, (_, c) in enumerate(docs):
-            for term, tf in c.items():
-                self.postings.setdefault(term, []).append((i, tf))
-
-    def rank(self, text: str) -> list[object]:
-        scores: dict[int, float] = {}
-        for term in dict.fromkeys(terms(text)):
-            rows = self.postings.get(term)
-            if not rows:
-                continue
-            idf = math.log(1 + (self.n - len(rows) + 0.5) / (len(rows) + 0.5))
-            for i, tf in rows:
-                norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * self.lengths[i] / (self.avg or 1.0)))
-                scores[i] = scores.get(i, 0.0) + idf * norm
-        order = sorted(scores, key=lambda i: (-scores[i], i))
-        return [self.keys[i] for i in order]
 
 
 class Corpora:
@@ -588,11 +680,12 @@ class Corpora:
 
     def __init__(self, snaps: Snapshots):
         self.snaps = snaps
+        self.registry = Registry()
         self.file_cache: dict[str, tuple[tuple, bytes, Counter]] = {}
         self.sym_cache: dict[tuple, Counter] = {}
         self.generation = None
-        self.files: BM25 | None = None
-        self.symbols: BM25 | None = None
+        self.files: Okapi | None = None
+        self.symbols: Okapi | None = None
         self.file_tokens: dict[str, int] = {}
         self.sym_info: dict[str, tuple[str, int]] = {}  # symbol id -> (path, tokens)
 
@@ -603,7 +696,7 @@ class Corpora:
         hit = self.file_cache.get(path)
         if hit is None or hit[0] != stamp:
             data = full.read_bytes()
-            hit = (stamp, data, Counter(terms(data.decode("utf-8", "replace"))))
+            hit = (stamp, data, file_terms(path, data.decode("utf-8", "replace")))
             self.file_cache[path] = hit
         return hit
 
@@ -618,20 +711,17 @@ class Corpora:
         docs = []
         self.file_tokens = {}
         for path in files:
+            if self.registry.for_path(path) is None:
+                continue  # source files only: a doc is never gold, and a README or changelog matches everything
             stamp, data, counts = self._file(path)
             docs.append((path, counts))
             self.file_tokens[path] = tokens_of(data)
-        self.files = BM25(docs) if need_files else None
+        self.files = Okapi(docs) if need_files else None
         if not need_symbols:
             return
-        store = self.snaps.index.store
-        with store.lock:
-            rows = store.db.execute(
-                "SELECT id, path, start_line, end_line FROM nodes WHERE kind='symbol' ORDER BY path, start_line, id"
-            ).fetchall()
         sym_docs, self.sym_info, used = [], {}, set()
         starts_of: dict[str, list[int]] = {}
-        for node_id, path, first, last in rows:
+        for node_id, path, first, last in self.snaps.symbol_rows():
             if path not in live:
                 continue
             stamp, data, _ = self._file(path)
@@ -644,13 +734,13 @@ class Corpora:
             span = line_span(data, starts, first, last)
             counts = self.sym_cache.get(ck)
             if counts is None:
-                counts = Counter(terms(span.decode("utf-8", "replace")))
+                counts = Counter(words(span.decode("utf-8", "replace")))
                 self.sym_cache[ck] = counts
             used.add(ck)
             sym_docs.append((node_id, counts))
             self.sym_info[node_id] = (path, tokens_of(span))
         self.sym_cache = {k: v for k, v in self.sym_cache.items() if k in used}
-        self.symbols = BM25(sym_docs)
+        self.symbols = Okapi(sym_docs)
 
 
 # ---------------------------------------------------------------------------
@@ -708,6 +798,24 @@ def run_repo_graph(snaps: Snapshots, case: Case, anchor: str | None, kinds: tupl
     ranked = [frame_path(f) for f in big.frames]
     packed = [(frame_path(f), tokens_of(f.content)) for f in small.frames]
     return ranked, packed
+
+
+def run_served(snaps: Snapshots, case: Case, anchor: str | None):
+    """repo-graph as a host receives it: two queries to the snapshot's `serve` over its
+    pipes, the ranking at RANK_TOKENS / RANK_FRAMES, the budget at BUDGET."""
+    if snaps.served is None:
+        raise ServeError(snaps.error or "no serve for this snapshot")
+    query = {"goal": case.query, "query_text": case.query, "anchors": [anchor] if anchor else []}
+    big = snaps.served.query({**query, "max_frames": RANK_FRAMES, "max_tokens": RANK_TOKENS})
+    small = snaps.served.query({**query, "max_frames": BUDGET_FRAMES, "max_tokens": BUDGET})
+    # B3: token_cost is ceil(utf-8 bytes / 4) of the content, the count every system gets here
+    ranked = [f["id"].partition("#")[0] for f in big]
+    return ranked, [(f["id"].partition("#")[0], tokens_of(f["content"])) for f in small]
+
+
+def in_process(system: str) -> bool:
+    """Systems that need a RepoIndex in this process (weights a serve cannot take)."""
+    return system == "repo-graph:mcp" or variant(system) is not None
 
 
 def run_mcp(snaps: Snapshots, case: Case, anchor: str | None):
@@ -889,6 +997,7 @@ def score(ranked: list[str], packed: list[tuple[str, int]], gold: set[str], anch
         "r5": len(gold & set(files[:5])) / len(gold),
         "r10": len(gold & set(files[:10])) / len(gold),
         "rr": 1.0 / first if first else 0.0,
+        "recall": len(gold & {p for p, _ in packed}) / len(gold),  # gold files the budget answer touches
         "precision": from_gold / total if total else 0.0,
         "tokens": total,
         "anchor_tokens": anchor_tokens,  # spent on the open file itself, not counted above
@@ -925,29 +1034,141 @@ def fit_to_snapshot(case: Case, indexed: set[str]) -> bool:
     return bool(case.gold)
 
 
-def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log) -> dict:
-    started = time.perf_counter()
+def case_order(gitdir: Path, cases: list[Case]) -> list[Case]:
+    """Oldest snapshot first: each a small step from the one before."""
+    when: dict[str, int] = {}
+    for case in cases:
+        if case.parent not in when:
+            out = run_git(gitdir, "log", "-1", "--format=%ct", case.parent, check=False).strip()
+            when[case.parent] = int(out) if out.isdigit() else 0
+    return sorted(cases, key=lambda c: when[c.parent])  # stable: ties keep the file's order
+
+
+def mirror_of(repo: str, mirrors: str) -> Path:
+    """owner/name -> the git dir of its mirror: DIR/owner+name (bare), or the `repo`
+    git dir the fetch tool puts inside it."""
+    root = Path(mirrors) / repo.replace("/", "+")
+    return git_dir_of(str(root / "repo" if (root / "repo").exists() else root))
+
+
+def read_jsonl(path: str) -> list[dict]:
+    rows = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise SystemExit(f"{path}:{n}: not JSON ({exc})") from None
+    return rows
+
+
+def question_case(row: dict, seed: int) -> Case:
+    """A developer's question, asked of the snapshot at its `ref`."""
+    gold = sorted(dict.fromkeys(row["gold"]))
+    qid = str(row["id"])
+    if row.get("kind") not in ("how", "where", "why"):
+        raise SystemExit(f"question {qid}: kind must be how, where or why, not {row.get('kind')!r}")
+    case = Case(qid, row["ref"], row["question"].splitlines()[0], row["question"], gold, len(gold))
+    case.qid, case.kind, case.plain = qid, row["kind"], bool(row.get("plain"))
+    if len(gold) >= 2:
+        case.anchor = random.Random(f"{seed}:{qid}").choice(gold)
+    return case
+
+
+def frozen_case(row: dict, seed: int) -> Case:
+    """A change case frozen by another session: evaluated exactly as a mined one."""
+    gold = sorted(dict.fromkeys(row["gold"]))
+    query = row["query"]
+    subject = row.get("subject") or (query.splitlines()[0] if query else "")
+    case = Case(row["commit"], row["parent"], subject, query, gold, int(row.get("changed_source", len(gold))))
+    if row.get("anchor") in gold and len(gold) >= 2:
+        case.anchor = row["anchor"]
+    elif len(gold) >= 2:
+        case.anchor = random.Random(f"{seed}:{case.sha}").choice(gold)
+    return case
+
+
+def jobs_from_file(path: str, task: str, args) -> list[dict]:
+    """One job per repository named in a JSONL file of questions or frozen cases."""
+    make = question_case if task == "questions" else frozen_case
+    by_repo: dict[str, list[Case]] = {}
+    refs: dict[str, set[str]] = {}
+    for row in read_jsonl(path):
+        by_repo.setdefault(row["repo"], []).append(make(row, args.seed))
+        refs.setdefault(row["repo"], set()).add(row.get("ref") or row.get("parent"))
+    jobs = []
+    for repo, cases in by_repo.items():
+        gitdir = mirror_of(repo, args.mirrors)
+        jobs.append(
+            {
+                "name": repo,
+                "repository": str(gitdir),
+                "task": task,
+                "head": ",".join(sorted(r for r in refs[repo] if r))[:81],
+                "cases": case_order(gitdir, cases),
+                "source": path,
+            }
+        )
+    return jobs
+
+
+def job_from_history(path: str, args) -> dict:
     gitdir = git_dir_of(path)
-    head = run_git(gitdir, "rev-parse", args.ref).strip()
-    registry = Registry()
     cases, scanned, eligible = history_cases(
-        gitdir, args.ref, args.cases, args.pool or 4 * args.cases, args.seed, args.max_history, registry
+        gitdir, args.ref, args.cases, args.pool or 4 * args.cases, args.seed, args.max_history, Registry()
     )
-    report = {
-        "repository": path,
+    return {
         "name": repo_name(path),
-        "head": head,
+        "repository": path,
+        "task": "changes",
+        "head": run_git(gitdir, "rev-parse", args.ref).strip(),
+        "cases": cases,
         "scanned_commits": scanned,
         "eligible_commits": eligible,
+    }
+
+
+def run_system(system: str, snaps: Snapshots, corpora: Corpora, aider, base: Path, files, case, anchor):
+    if system == "repo-graph":
+        return run_served(snaps, case, anchor)
+    if system == "repo-graph:mcp":
+        return run_mcp(snaps, case, anchor)
+    if variant(system) is not None:
+        return run_variant(system, snaps, case, anchor)
+    if system == "bm25-files":
+        return run_bm25_files(corpora, case, anchor)
+    if system == "bm25-symbols":
+        return run_bm25_symbols(corpora, case, anchor)
+    return aider.run(snaps.tree, base / "aider-tags", files, case, anchor)
+
+
+def evaluate_repo(job: dict, history: bool, args, systems: list[str], aider: Aider | None, log, memo=None) -> dict:
+    """Every system on every case of one repository, each on its snapshot, with or
+    without git history. `memo` carries the baselines' results from the other history
+    pass: they read no git, so the same snapshot gives them the same answers."""
+    started = time.perf_counter()
+    gitdir = git_dir_of(job["repository"])
+    cases = [replace(c, gold=list(c.gold), dropped_gold=[]) for c in job["cases"]]
+    memo = {} if memo is None else memo
+    label = "with history" if history else "without history"
+    report = {
+        **{k: v for k, v in job.items() if k != "cases"},
+        "history": label,
         "systems": systems,
         "cases": [],
         "not_run": {},
         "index_failures": [],
         "checkout_failures": [],
     }
-    log(f"{report['name']}: {len(cases)} cases from {eligible} eligible commits in {scanned} first-parent commits")
+    log(f"{job['name']} ({label}): {len(cases)} {job['task']} cases")
     base = Path(tempfile.mkdtemp(prefix="rg-quality-", dir=args.tmp))
-    snaps = Snapshots(gitdir, base)
+    snaps = Snapshots(
+        gitdir,
+        base,
+        history=history,
+        serve="repo-graph" in systems,
+        inprocess=any(in_process(s) for s in systems),
+    )
     corpora = Corpora(snaps)
     seconds = {s: 0.0 for s in systems}
     try:
@@ -955,16 +1176,11 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
             snaps.checkout(case.parent)
             if snaps.missing:  # not repo-graph's doing: the case is skipped, and the output says so
                 report["checkout_failures"].append({"sha": case.sha, "parent": case.parent, "error": snaps.missing})
-                log(
-                    f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: git could not check out the parent: {snaps.missing}"
-                )
+                log(f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: git could not check out {snaps.missing}")
                 continue
             if snaps.error:
                 report["index_failures"].append({"sha": case.sha, "parent": case.parent, "error": snaps.error})
-                log(
-                    f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: repo-graph failed to index the parent: "
-                    f"{snaps.error}"
-                )
+                log(f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: repo-graph failed on the snapshot: {snaps.error}")
                 continue
             files = snaps.files()
             if not fit_to_snapshot(case, set(files)):
@@ -978,20 +1194,13 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
                     continue
                 for task, anchor in tasks:
                     gold = set(case.gold) - ({anchor} if anchor else set())
+                    key = (job["name"], case.sha, case.parent, task, system)
+                    if system in BASELINES and key in memo:
+                        row["results"].setdefault(system, {})[task] = memo[key]
+                        continue
                     t0 = time.perf_counter()
                     try:
-                        if system == "repo-graph":
-                            ranked, packed = run_repo_graph(snaps, case, anchor)
-                        elif system == "repo-graph:mcp":
-                            ranked, packed = run_mcp(snaps, case, anchor)
-                        elif variant(system) is not None:
-                            ranked, packed = run_variant(system, snaps, case, anchor)
-                        elif system == "bm25-files":
-                            ranked, packed = run_bm25_files(corpora, case, anchor)
-                        elif system == "bm25-symbols":
-                            ranked, packed = run_bm25_symbols(corpora, case, anchor)
-                        else:
-                            ranked, packed = aider.run(snaps.tree, base / "aider-tags", files, case, anchor)
+                        ranked, packed = run_system(system, snaps, corpora, aider, base, files, case, anchor)
                     except Exception as exc:
                         if system == "aider":
                             report["not_run"]["aider"] = str(exc) or repr(exc)
@@ -999,7 +1208,7 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
                             break
                         raise
                     seconds[system] += time.perf_counter() - t0
-                    row["results"].setdefault(system, {})[task] = score(ranked, packed, gold, anchor)
+                    row["results"].setdefault(system, {})[task] = memo[key] = score(ranked, packed, gold, anchor)
             report["cases"].append(row)
             rg = row["results"].get("repo-graph", {}).get("unanchored")
             log(
@@ -1015,64 +1224,117 @@ def evaluate_repo(path: str, args, systems: list[str], aider: Aider | None, log)
     if aider is not None and "aider" in systems:
         report["aider_version"] = aider.version
         report["aider_network_attempts"] = aider.network_attempts
-    report["summary"] = summarise(report, systems)
+    report["summary"] = summarise(report["cases"], systems)
     report["seconds"] = {
         "wall": round(time.perf_counter() - started, 1),
         "index_first": round(snaps.index_seconds[0], 1) if snaps.index_seconds else None,
         "index_incremental_mean": round(mean(snaps.index_seconds[1:]), 2) if len(snaps.index_seconds) > 1 else None,
+        "serve_to_ready_mean": round(mean(snaps.serve_seconds), 2) if snaps.serve_seconds else None,
         "snapshots": len(snaps.index_seconds),
         "systems": {s: round(v, 1) for s, v in seconds.items()},
     }
     return report
 
 
-def summarise(report: dict, systems: list[str]) -> list[dict]:
+METRICS = ("r5", "r10", "mrr", "recall", "precision")
+
+
+def groups_of(case: dict) -> list[str]:
+    """The rows a case counts in: all, and for a question its kind and plainness."""
+    if case.get("kind") is None:
+        return ["all"]
+    return ["all", case["kind"], "plain" if case.get("plain") else "identifier"]
+
+
+def summarise(cases: list[dict], systems: list[str]) -> list[dict]:
+    """Means per (group, task, system), then per (group, task) the best baseline on each
+    figure and repo-graph's margin over it."""
     rows = []
-    for system in systems:
-        if system in report["not_run"] and not any(system in c["results"] for c in report["cases"]):
-            continue
+    names = list(dict.fromkeys(g for c in cases for g in groups_of(c)))
+    for group in names:
         for task in ("unanchored", "anchored"):
-            got = [c["results"][system][task] for c in report["cases"] if task in c["results"].get(system, {})]
-            if not got:
-                continue
-            rows.append(
-                {
-                    "system": system,
-                    "task": task,
-                    "cases": len(got),
-                    "r5": mean(g["r5"] for g in got),
-                    "r10": mean(g["r10"] for g in got),
-                    "mrr": mean(g["rr"] for g in got),
-                    "precision": mean(g["precision"] for g in got),
-                    "tokens": mean(g["tokens"] for g in got),
-                    "anchor_tokens": mean(g["anchor_tokens"] for g in got),
-                }
-            )
+            at = []
+            for system in systems:
+                got = [
+                    c["results"][system][task]
+                    for c in cases
+                    if group in groups_of(c) and task in c["results"].get(system, {})
+                ]
+                if not got:
+                    continue
+                at.append(
+                    {
+                        "group": group,
+                        "system": system,
+                        "task": task,
+                        "cases": len(got),
+                        "r5": mean(g["r5"] for g in got),
+                        "r10": mean(g["r10"] for g in got),
+                        "mrr": mean(g["rr"] for g in got),
+                        "recall": mean(g["recall"] for g in got),
+                        "precision": mean(g["precision"] for g in got),
+                        "tokens": mean(g["tokens"] for g in got),
+                        "anchor_tokens": mean(g["anchor_tokens"] for g in got),
+                    }
+                )
+            base = [r for r in at if r["system"] in BASELINES]
+            ours = next((r for r in at if r["system"] == "repo-graph"), None)
+            if base:
+                best = {"group": group, "system": "best baseline", "task": task, "cases": base[0]["cases"]}
+                for m in METRICS:
+                    winner = max(base, key=lambda r: r[m])
+                    best[m], best[f"{m}_by"] = winner[m], winner["system"]
+                at.append(best)
+                if ours is not None:
+                    at.append(
+                        {"group": group, "system": "repo-graph - best", "task": task, "cases": ours["cases"]}
+                        | {m: ours[m] - best[m] for m in METRICS}
+                    )
+            rows += at
     return rows
+
+
+def table(summary: list[dict], group: str = "all") -> list[str]:
+    lines = [
+        "| system | task | cases | R@5 | R@10 | MRR | budget recall | budget precision | tokens |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in summary:
+        if r["group"] != group:
+            continue
+        if r["system"] == "repo-graph - best":
+            cells = [f"{r[m]:+.3f}" for m in METRICS] + [""]
+            name = "**repo-graph − best**"
+        elif r["system"] == "best baseline":
+            short = {"bm25-files": "F", "bm25-symbols": "S", "aider": "A"}
+            cells = [f"{r[m]:.3f} ({short.get(r[m + '_by'], '?')})" for m in METRICS] + [""]
+            name = "best baseline"
+        else:
+            cells = [f"{r[m]:.3f}" for m in METRICS] + [f"{r['tokens']:.0f}"]
+            name = r["system"]
+        lines.append(f"| {name} | {r['task']} | {r['cases']} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def render(report: dict) -> str:
     s = report["seconds"]
+    origin = (
+        f"from {report['eligible_commits']} eligible of {report['scanned_commits']} first-parent commits"
+        if "eligible_commits" in report
+        else f"from {report.get('source')}"
+    )
     lines = [
-        f"### {report['name']} ({report['head'][:10]})",
+        f"### {report['name']} ({report['head'][:10]}), {report['task']}, {report['history']}",
         "",
-        f"{len(report['cases'])} cases ({sum(1 for c in report['cases'] if c['anchor'])} anchored) from "
-        f"{report['eligible_commits']} eligible of {report['scanned_commits']} first-parent commits; "
+        f"{len(report['cases'])} cases ({sum(1 for c in report['cases'] if c['anchor'])} anchored) {origin}; "
         f"wall {s['wall']:.0f}s (first index {s['index_first']}s, {s['snapshots']} snapshots, "
-        f"incremental refresh mean {s['index_incremental_mean']}s; systems "
-        + ", ".join(f"{k} {v:.0f}s" for k, v in s["systems"].items())
-        + ")",
+        f"incremental index mean {s['index_incremental_mean']}s, serve spawn to ready mean "
+        f"{s['serve_to_ready_mean']}s; systems " + ", ".join(f"{k} {v:.0f}s" for k, v in s["systems"].items()) + ")",
         "",
-        "| system | task | cases | R@5 | R@10 | MRR | budget precision | tokens |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        *table(report["summary"]),
     ]
     for r in report["summary"]:
-        lines.append(
-            f"| {r['system']} | {r['task']} | {r['cases']} | {r['r5']:.3f} | {r['r10']:.3f} | "
-            f"{r['mrr']:.3f} | {r['precision']:.3f} | {r['tokens']:.0f} |"
-        )
-    for r in report["summary"]:
-        if r["task"] == "anchored" and r["anchor_tokens"] >= 1:
+        if r["group"] == "all" and r["task"] == "anchored" and r.get("anchor_tokens", 0) >= 1:
             lines.append("")
             lines.append(
                 f"{r['system']} anchored: besides the tokens above, a mean {r['anchor_tokens']:.0f} of its "
@@ -1084,15 +1346,13 @@ def render(report: dict) -> str:
         lines.append("")
         lines.append(
             f"{len(failures)} of {len(failures) + len(report['cases'])} cases skipped for every system: "
-            "repo-graph failed to index their parent snapshot ("
-            + "; ".join(f"{n}x {e}" for e, n in errors.items())
-            + ")"
+            "repo-graph failed on their snapshot (" + "; ".join(f"{n}x {e}" for e, n in errors.items()) + ")"
         )
     missing = report.get("checkout_failures") or []
     if missing:
         lines.append("")
         lines.append(
-            f"{len(missing)} cases skipped for every system: git could not check out their parent "
+            f"{len(missing)} cases skipped for every system: git could not check out their snapshot "
             f"(first: {missing[0]['error']})"
         )
     for system, reason in report["not_run"].items():
@@ -1102,6 +1362,37 @@ def render(report: dict) -> str:
         attempts = report.get("aider_network_attempts") or []
         lines.append("")
         lines.append(f"aider-chat {report['aider_version']}, offline; network attempts blocked: {len(attempts)}")
+    return "\n".join(lines)
+
+
+def pooled(reports: list[dict], systems: list[str]) -> list[dict]:
+    """One summary per (task, history) over every case of every repository."""
+    out = []
+    for task in dict.fromkeys(r["task"] for r in reports):
+        for history in dict.fromkeys(r["history"] for r in reports):
+            chosen = [r for r in reports if r["task"] == task and r["history"] == history]
+            cases = [c for r in chosen for c in r["cases"]]
+            out.append(
+                {
+                    "task": task,
+                    "history": history,
+                    "repositories": [r["name"] for r in chosen],
+                    "summary": summarise(cases, systems),
+                }
+            )
+    return out
+
+
+def render_pooled(block: dict) -> str:
+    lines = [
+        f"### All repositories, {block['task']}, {block['history']} ({len(block['repositories'])}: "
+        f"{', '.join(block['repositories'])}; means over cases)",
+        "",
+        *table(block["summary"]),
+    ]
+    for group in dict.fromkeys(r["group"] for r in block["summary"]):
+        if group != "all":
+            lines += ["", f"{group} questions:", "", *table(block["summary"], group)]
     return "\n".join(lines)
 
 
@@ -1116,11 +1407,48 @@ def measured_code() -> str:
     return f"{REPO} at {proc.stdout.strip()}" + (" with uncommitted changes" if dirty else "")
 
 
+def per_repository(reports: list[dict]) -> str:
+    """R@5 and budget recall of repo-graph and the best baseline, one row per repository
+    and history: the spread the pooled means hide."""
+    lines = [
+        "| repository | history | cases | repo-graph R@5 blind / anchored | best baseline R@5 | "
+        "repo-graph budget recall | best baseline budget recall |",
+        "|---|---|---:|---|---|---|---|",
+    ]
+    for r in reports:
+        got = {(x["system"], x["task"]): x for x in r["summary"] if x["group"] == "all"}
+
+        def pair(system, metric, got=got):
+            cells = [got.get((system, t)) for t in ("unanchored", "anchored")]
+            return " / ".join(f"{c[metric]:.3f}" if c else "-" for c in cells)
+
+        lines.append(
+            f"| {r['name']} | {r['history'].split()[0]} | {len(r['cases'])} | {pair('repo-graph', 'r5')} | "
+            f"{pair('best baseline', 'r5')} | {pair('repo-graph', 'recall')} | {pair('best baseline', 'recall')} |"
+        )
+    return "\n".join(lines)
+
+
+def combine(paths: list[str]) -> int:
+    """The pooled tables of runs saved with --save (one repository each, say), as if
+    they had been one run."""
+    runs = [json.loads(Path(p).read_text(encoding="utf-8")) for p in paths]
+    reports = [r for run in runs for r in run["repositories"]]
+    systems = list(dict.fromkeys(s for r in reports for s in r["systems"]))
+    for report in reports:
+        report["summary"] = summarise(report["cases"], systems)
+    print(per_repository(reports) + "\n")
+    for block in pooled(reports, systems):
+        print(render_pooled(block) + "\n")
+    print("commands:\n" + "\n".join(f"  {run['command']}  ({run['measured']})" for run in runs))
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("repos", nargs="+", metavar="REPO", help="a git repository (work tree or bare)")
+    parser.add_argument("repos", nargs="*", metavar="REPO", help="a git repository (work tree or bare)")
     parser.add_argument("--cases", type=int, default=40, help="cases per repository (default 40)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
@@ -1130,6 +1458,17 @@ def main(argv=None) -> int:
         "--max-history", type=int, default=5000, help="scan at most this many first-parent commits (default 5000)"
     )
     parser.add_argument("--ref", default="HEAD")
+    parser.add_argument(
+        "--history",
+        choices=("with", "without", "both"),
+        default="with",
+        help="snapshots as git checkouts (with), as plain directories with no .git (without), or both",
+    )
+    parser.add_argument("--questions", metavar="FILE.jsonl", help="developers' questions (see the docstring)")
+    parser.add_argument("--cases-file", metavar="FILE.jsonl", help="change cases frozen elsewhere")
+    parser.add_argument(
+        "--mirrors", default="/work/.mirror", help="where owner/name lives as owner+name (default /work/.mirror)"
+    )
     parser.add_argument(
         "--systems",
         default=",".join(DEFAULT_SYSTEMS),
@@ -1143,7 +1482,14 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results, per case too, as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--save", metavar="FILE", help="also write the JSON results to FILE")
+    parser.add_argument(
+        "--combine", nargs="+", metavar="SAVED", help="print the pooled tables of runs saved with --save, and stop"
+    )
     args = parser.parse_args(argv)
+    if args.combine:
+        return combine(args.combine)
+    if not (args.repos or args.questions or args.cases_file):
+        parser.error("give a REPO, --questions FILE or --cases-file FILE")
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     try:
         unknown = [s for s in systems if s not in ALL_SYSTEMS and variant(s) is None]
@@ -1158,22 +1504,43 @@ def main(argv=None) -> int:
             sys.stderr.flush()
 
     command = "python benchmarks/quality.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    histories = {"with": (True,), "without": (False,), "both": (True, False)}[args.history]
+    jobs = [job_from_history(p, args) for p in args.repos]
+    if args.cases_file:
+        jobs += jobs_from_file(args.cases_file, "changes", args)
+    if args.questions:
+        jobs += jobs_from_file(args.questions, "questions", args)
     aider = Aider(args.aider_python) if "aider" in systems else None
     if aider is not None and aider.reason:
         log(f"aider: not run ({aider.reason})")
     reports = []
     try:
-        for path in args.repos:
-            report = evaluate_repo(path, args, systems, aider, log)
-            if aider is not None and aider.reason and "aider" not in report["not_run"]:
-                report["not_run"]["aider"] = aider.reason
-            reports.append(report)
-            if not args.json:
-                print(render(report) + "\n", flush=True)
+        for job in jobs:
+            memo: dict = {}
+            for history in histories:
+                report = evaluate_repo(job, history, args, systems, aider, log, memo)
+                if aider is not None and aider.reason and "aider" not in report["not_run"]:
+                    report["not_run"]["aider"] = aider.reason
+                reports.append(report)
+                if not args.json:
+                    print(render(report) + "\n", flush=True)
     finally:
         if aider is not None:
             aider.close()
-    results = {"command": command, "measured": measured_code(), "budget": BUDGET, "repositories": reports}
+    blocks = pooled(reports, systems)
+    if not args.json:
+        if len(reports) > 1:
+            print(per_repository(reports) + "\n")
+        for block in blocks:
+            print(render_pooled(block) + "\n")
+    results = {
+        "command": command,
+        "measured": measured_code(),
+        "budget": BUDGET,
+        "ranking": {"max_tokens": RANK_TOKENS, "max_frames": RANK_FRAMES},
+        "repositories": reports,
+        "pooled": blocks,
+    }
     if args.save:
         Path(args.save).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     if args.json:

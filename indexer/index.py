@@ -5,6 +5,7 @@ share one lock, so a query sees either all of a file's update or none of it.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import posixpath
@@ -91,6 +92,58 @@ def _some(paths: list[str]) -> str:
     return ", ".join(shown) + (f" and {more} more" if more else "")
 
 
+class _Beside:
+    """`read()` in a thread of its own (its own connection) while the caller walks;
+    result() waits for it and raises what it raised."""
+
+    def __init__(self, read):
+        self.value, self.error = None, None
+
+        def run():
+            try:
+                self.value = read()
+            except BaseException as exc:
+                self.error = exc
+
+        self.thread = threading.Thread(target=run, name="repo-graph-state", daemon=True)
+        self.thread.start()
+
+    def result(self):
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
+class _IndexBuild:
+    """A bulk load's lookup indexes, rebuilt in a thread of their own once started
+    (its own connection; it holds the store's write lock meanwhile), or here at
+    finish() when nothing started them. finish() raises what the build raised."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    def _build(self) -> None:
+        try:
+            self.store.bulk_load(False)
+        except BaseException as exc:  # raised again in the thread that waits for it
+            self.error = exc
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._build, name="repo-graph-indexes", daemon=True)
+        self.thread.start()
+
+    def finish(self) -> None:
+        if self.thread is None:
+            self._build()
+        else:
+            self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -126,7 +179,10 @@ class Summary:
     generated: int = 0  # of those: minified bundles and build output (parse.looks_generated)
     warnings: int = 0
     database: str = ""
-    phases: dict[str, float] = field(default_factory=dict)  # wall seconds: walk, parse, resolve, prior
+    # Wall seconds per phase of refresh(): state (what the index knows), walk, plan, parse,
+    # resolve, prior, indexes, history, finish (meta, counts); `repo-graph index` adds the
+    # process's own (start-up, open, close...) so that they sum to its wall time.
+    phases: dict[str, float] = field(default_factory=dict)
     history_commits: int = 0  # commits read from git (indexer/history.py); 0 outside a git work tree
     history_files: int = 0  # files those commits changed, as named at HEAD
 
@@ -480,20 +536,24 @@ class RepoIndex:
         the links of those resolve as they arrive; the finished index is the same."""
         started = time.monotonic()
         summary = Summary(database=str(self.store.path))
+        lap = _Laps(summary.phases)
         report = WalkReport()
-        known = self.store.file_states()
         self._partial = []
         self.rules.invalidate()  # a .gitignore may have changed while nobody watched
         self._recover_resolution()
         self._resolve_again_if_rules_changed()
+        # What the index knows is read beside the walk: both wait on the disk when its
+        # pages are cold (the first run after a kernel's cold index: seconds each) [noop-state].
+        reading = _Beside(self.store.file_stats)
         give_way = self.priority.give_way
         files = self.walked = []  # how far the walk is, for an answer deciding how long to wait
         self.todo_bytes = None
         for walked in walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules):
             give_way()
             files.append(walked)
-        lap = _Laps(summary.phases)
         lap("walk")
+        stats = reading.result()
+        lap("state")
         self._say_once("unreadable-dirs", report.unreadable_dirs, "cannot list {n} director{ies}: {some}")
         self._say_once(
             "not-utf8",
@@ -505,38 +565,38 @@ class RepoIndex:
         readable = self._readable()
         reread = self.store.get_meta("readable") != readable  # a release that reads more: take up what it skipped
         extraction = self._extraction()
-        if not known:  # a new index: a start after a stop halfway through must not take it for an old release's
+        if not stats:  # a new index: a start after a stop halfway through must not take it for an old release's
             self.store.set_meta("extraction", json.dumps(extraction, sort_keys=True))
         reextract = self._extracted_otherwise(extraction)  # a release that extracts otherwise: parse again
-        todo = []
-        for walked in files:
-            old = known.get(walked.path)
-            again = old is not None and ((reread and old.status == "unsupported") or old.language in reextract)
-            if _unchanged(old, walked) and not again:
-                summary.unchanged += 1
-            else:  # the old digest: same bytes are not parsed again (a branch switch), unless read otherwise now
-                todo.append((walked, old.digest if old is not None and not again else None))
+        todo, known = self._plan(files, stats, reread, reextract, summary)
         self.todo_bytes = sum(walked.size for walked, _ in todo)
         reparse = sum(1 for walked, digest in todo if digest is None and walked.path in known)
-        if reparse > BULK_FILES and reparse > REBUILD_SHARE * len(known) and self._room_beside():
+        if reparse > BULK_FILES and reparse > REBUILD_SHARE * len(stats) and self._room_beside():
             return self._rebuild_beside(progress, executor, count)
         # A first index (mostly new files) loads rows with the lookup indexes dropped, and
         # builds them once the links are in too: sorted builds beat millions of random inserts.
-        bulk = len(todo) > BULK_FILES and len(todo) > len(known)
+        bulk = len(todo) > BULK_FILES and len(todo) > len(stats)
         order = None
         if progressive and not self.ready.is_set():
             bulk = False  # answers read the lookup indexes meanwhile
             recent = history.recently_changed(self.root) if todo else {}
             order = self._order = FirstOrder(todo, self.wants, recent)
             self.building = True
+        lap("plan")
+        indexes = _IndexBuild(self.store) if bulk else None
+        collecting = gc.isenabled()
         if bulk:
             self.store.bulk_load(True)
+            # A first index makes millions of objects that live until written, and
+            # cycles it does not make: the collector's passes over them found nothing
+            # and cost the writer 10-15% of its time [cold-index-gc].
+            gc.disable()
         try:
             self._parse(todo, known, summary, bulk, progress, executor, order)
             lap("parse")
             if order is not None:
                 self._wait_for_other_writers()
-            gone = [p for p in known if p not in seen]
+            gone = [row[0] for row in stats if row[0] not in seen]
             if gone:
                 give_way()
                 with self.store.transaction():
@@ -549,12 +609,14 @@ class RepoIndex:
                     f"could not parse around; their symbols are partial: {_some(self._partial)}\n"
                 )
             self._partial = None
-            self._link(lap)
+            self._link(lap, indexes)
             self.store.set_meta("resolve_rules", self.rules_table["resolve"].version)
         finally:
             self.building, self._order = False, None
-            if bulk:
-                self.store.bulk_load(False)
+            if indexes is not None:
+                indexes.finish()
+            if collecting:
+                gc.enable()
         if bulk:
             lap("indexes")
         give_way()
@@ -578,8 +640,32 @@ class RepoIndex:
             summary.generated = self.store.file_count("generated")
         summary.history_commits = int(self.store.get_meta("history_commits") or 0)
         summary.history_files = int(self.store.get_meta("history_files") or 0)
+        del files, stats, seen  # freed here, timed: the kernel's are 150,000 objects
+        lap("finish")
         summary.seconds = round(time.monotonic() - started, 3)
         return summary
+
+    def _plan(self, files: list[WalkedFile], stats, reread: bool, reextract: frozenset[str], summary: Summary):
+        """(todo, the states of its files the index has): the walked files not unchanged
+        (_unchanged: same path, size, mtime, inode and change time, told by set membership
+        in C), each with the digest its bytes had (same bytes are not parsed again, a
+        branch switch), unless this release reads or extracts its kind otherwise."""
+        if reread or reextract:  # a release that reads more or extracts otherwise: every state is needed
+            known = self.store.file_states()
+            todo = []
+            for walked in files:
+                old = known.get(walked.path)
+                again = old is not None and ((reread and old.status == "unsupported") or old.language in reextract)
+                if _unchanged(old, walked) and not again:
+                    summary.unchanged += 1
+                else:
+                    todo.append((walked, old.digest if old is not None and not again else None))
+            return todo, known
+        same = set(stats)
+        fresh = [walked for walked in files if walked not in same]
+        summary.unchanged += len(files) - len(fresh)
+        known = self.store.file_states_of([w.path for w in fresh]) if fresh and stats else {}
+        return [(w, known[w.path].digest if w.path in known else None) for w in fresh], known
 
     def _parse(
         self, todo, known: dict[str, FileState], summary: Summary, bulk: bool, progress, executor, order=None
@@ -656,8 +742,11 @@ class RepoIndex:
                 flush(final=True)
         flush()
 
-    def _link(self, lap) -> None:
-        """Resolve what the changes reach, and recompute the prior once enough changed."""
+    def _link(self, lap, indexes: _IndexBuild | None = None) -> None:
+        """Resolve what the changes reach, and recompute the prior once enough changed.
+        `indexes`: a first index's lookup indexes, built once the links are in, beside
+        the prior's computation (SQLite builds them without the GIL; the prior only reads)
+        [indexes-beside-prior]."""
         if not self._touched_paths:
             return
         give_way = self.priority.give_way
@@ -665,6 +754,8 @@ class RepoIndex:
         give_way()
         self._resolve(pause=give_way)
         lap("resolve")
+        if indexes is not None:
+            indexes.start()
         # The prior is a slow-moving, whole-graph signal: recompute it once enough
         # of the repository has changed since the last time, not on every save.
         drift = int(self.store.get_meta("prior_drift") or 0) + changed

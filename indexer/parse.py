@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 from grammars import LanguageSpec, Registry
 
@@ -89,7 +88,7 @@ def marked_generated(data: bytes) -> bool:
 def looks_generated(data: bytes, rel: str = "") -> bool:
     """Minified bundles and the like (huge lines, few of them), and build output that
     names its source map or carries a bundler's runtime."""
-    if PurePosixPath(rel).suffix in SOURCE_MAPPED and (
+    if _split_name(rel)[2] in SOURCE_MAPPED and (
         _SOURCE_MAP_LINE.search(data[-400:]) or _BUNDLER_RUNTIME.search(data[:2000])
     ):
         return True
@@ -99,9 +98,34 @@ def looks_generated(data: bytes, rel: str = "") -> bool:
     return len(data) / lines > 500
 
 
+def _split_name(rel: str) -> tuple[str, str, str]:
+    """(name, stem, suffix) of a repository-relative path, as pathlib.PurePosixPath has
+    them (a leading or trailing dot is no suffix), without a path object per call."""
+    name = rel.rpartition("/")[2]
+    dot = name.rfind(".")
+    if 0 < dot < len(name) - 1:
+        return name, name[:dot], name[dot:]
+    return name, name, ""
+
+
+def _parts_without_suffix(rel: str) -> list[str]:
+    """PurePosixPath(rel).with_suffix("").parts of a walked path."""
+    parts = rel.split("/")
+    parts[-1] = _split_name(parts[-1])[1]
+    return parts
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def module_name(rel: str) -> str:
     """`pkg/sub/mod.py` -> `pkg.sub.mod`; `pkg/__init__.py` -> `pkg`."""
-    parts = list(PurePosixPath(rel).with_suffix("").parts)
+    parts = _parts_without_suffix(rel)
     if parts and parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -112,16 +136,31 @@ def _lines_text(data: bytes, starts: list[int], first: int, last: int) -> str:
 
 
 def _node(
-    node_id, path, kind, sym_kind, name, title, first, last, span: bytes, parent, signature, doc, length, head_end=None
+    node_id,
+    path,
+    kind,
+    sym_kind,
+    name,
+    title,
+    first,
+    last,
+    span: bytes,
+    parent,
+    signature,
+    doc,
+    length,
+    head_end=None,
+    *,
+    utf8: bool,
 ):
+    """`utf8`: the whole file is valid UTF-8, so each of its line spans is (a line ends at
+    a newline byte, which no multi-byte character holds): checked once per file, not per node."""
     digest = sha256(span)
-    try:
-        span.decode("utf-8")
-    except UnicodeDecodeError:
+    if utf8 or _is_utf8(span):
+        size, content_digest = len(span), digest  # valid UTF-8: the content is these very bytes
+    else:
         content = span.decode("utf-8", "replace").encode("utf-8")
         size, content_digest = len(content), sha256(content)
-    else:
-        size, content_digest = len(span), digest  # valid UTF-8: the content is these very bytes
     return NodeRow(
         id=node_id,
         path=path,
@@ -155,14 +194,15 @@ def parse(rel: str, data: bytes, registry: Registry, extractor: Extractor, diges
         return FileRecord(rel, digest, doc_format or spec.name, "generated")
     record = FileRecord(rel, digest, doc_format or spec.name, "ok")
     starts = line_starts(data)
-    path_text = " ".join(PurePosixPath(rel).with_suffix("").parts)
+    path_text = " ".join(_parts_without_suffix(rel))
+    utf8 = _is_utf8(data)
     record.nodes.append(
         NodeRow(
             rel,
             rel,
             "file",
             None if doc_format or not marked_generated(data) else GENERATED,
-            PurePosixPath(rel).name,
+            _split_name(rel)[0],
             rel,
             1,
             len(starts) if data else 0,
@@ -178,9 +218,9 @@ def parse(rel: str, data: bytes, registry: Registry, extractor: Extractor, diges
     scored: list[tuple[int, dict[str, float]]] = []  # (index into nodes, weighted tf)
     refs: list[tuple[str, str, str]] = []  # (user id, name, kind)
     if doc_format:
-        _add_sections(record, data, starts, path_text, scored, refs)
+        _add_sections(record, data, starts, path_text, scored, refs, utf8)
     else:
-        _add_symbols(record, spec, data, starts, path_text, extractor, scored, refs)
+        _add_symbols(record, spec, data, starts, path_text, extractor, scored, refs, utf8)
     _check_unique(record)
     record.uses, record.used = uses_mod.pack(rel, refs)
     record.postings = postings_mod.pack((i, tf, record.nodes[i].length) for i, tf in scored)
@@ -211,7 +251,7 @@ def _own_bytes(data, starts, first, last, children: list[tuple[int, int]]) -> by
     return b"".join(pieces)
 
 
-def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text, extractor, scored, refs):
+def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text, extractor, scored, refs, utf8):
     extraction = extractor.extract(spec, data)
     if extraction is None:
         record.status = "unsupported"
@@ -250,10 +290,11 @@ def _add_symbols(record: FileRecord, spec: LanguageSpec, data, starts, path_text
             sym.doc,
             length,
             _head(sym, children.get(i, [])),
+            utf8=utf8,
         )
         record.nodes.append(node)
         scored.append((len(record.nodes) - 1, tf))
-    module_id = _add_module(record, spec, extraction, data, starts, path_text, prefix, scored)
+    module_id = _add_module(record, spec, extraction, data, starts, path_text, prefix, scored, utf8)
     for ref in extraction.references:
         src = ids[ref.scope] if ref.scope is not None else (module_id or rel)
         refs.append((src, ref.name, ref.kind))
@@ -279,7 +320,7 @@ def speaks_for_file(node: NodeRow, file_has_module: bool) -> bool:
     return node.sym_kind == "module" or (node.kind == "symbol" and node.parent == node.path and not file_has_module)
 
 
-def _add_module(record, spec, extraction, data, starts, path_text, prefix, scored) -> str | None:
+def _add_module(record, spec, extraction, data, starts, path_text, prefix, scored, utf8) -> str | None:
     """The file's header (module doc, imports, top-level statements before the first
     definition) as a `module` symbol, so a file's imports have a frame to hang on."""
     first_def = min((s.start_line for s in extraction.symbols if s.parent is None), default=len(starts) + 1)
@@ -293,7 +334,7 @@ def _add_module(record, spec, extraction, data, starts, path_text, prefix, score
     span = line_span(data, starts, 1, last)
     name = prefix or rel
     tf, length = weighted_counts(
-        ((W_BODY, span), (W_NAME, PurePosixPath(rel).stem), (W_PATH, path_text), (W_DOC, extraction.module_doc))
+        ((W_BODY, span), (W_NAME, _split_name(rel)[1]), (W_PATH, path_text), (W_DOC, extraction.module_doc))
     )
     signature = span.split(b"\n", 1)[0].decode("utf-8", "replace")[:240]
     record.nodes.append(
@@ -302,7 +343,7 @@ def _add_module(record, spec, extraction, data, starts, path_text, prefix, score
             rel,
             "symbol",
             "module",
-            PurePosixPath(rel).stem,
+            _split_name(rel)[1],
             f"module {name}",
             1,
             last,
@@ -311,13 +352,14 @@ def _add_module(record, spec, extraction, data, starts, path_text, prefix, score
             signature,
             extraction.module_doc,
             length,
+            utf8=utf8,
         )
     )
     scored.append((len(record.nodes) - 1, tf))
     return node_id
 
 
-def _add_sections(record: FileRecord, data, starts, path_text, scored, refs):
+def _add_sections(record: FileRecord, data, starts, path_text, scored, refs, utf8):
     rel = record.path
     found = sections_mod.split_sections(data, rel)
     ids = []
@@ -345,6 +387,7 @@ def _add_sections(record: FileRecord, data, starts, path_text, scored, refs):
             "",
             "",
             length,
+            utf8=utf8,
         )
         record.nodes.append(node)
         scored.append((len(record.nodes) - 1, tf))

@@ -12,6 +12,7 @@ Packing runs in the worker processes; the writer only inserts bytes.
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 
 _FIELD, _RECORD = "\x1f", "\x1e"  # ASCII unit and record separators: in no name
 _SEPARATOR = re.compile("[\x1e\x1f]")
@@ -22,13 +23,13 @@ def pack(path: str, refs) -> tuple[bytes, list[str]]:
     A user is the file or one of its nodes (`path#fragment`): only the fragment is
     kept. A use with a separator in it names nothing and is dropped."""
     cut = len(path) + 1
-    triples = [
-        t
-        for t in dict.fromkeys((src[cut:], name, kind or "") for src, name, kind, *_ in refs)
-        if not _SEPARATOR.search("".join(t))
-    ]
-    packed = _RECORD.join(_FIELD.join(t) for t in triples).encode()
-    return packed, list(dict.fromkeys(name for _, name, _ in triples))
+    triples = list(dict.fromkeys((src[cut:], name, kind or "") for src, name, kind, *_ in refs))
+    text = _RECORD.join(map(_FIELD.join, triples))
+    if text.count(_FIELD) != 2 * len(triples) or text.count(_RECORD) != max(0, len(triples) - 1):
+        # Some use holds a separator (rare): those are dropped, the rest packed again.
+        triples = [t for t in triples if not _SEPARATOR.search("".join(t))]
+        text = _RECORD.join(map(_FIELD.join, triples))
+    return text.encode(), list(dict.fromkeys(map(itemgetter(1), triples)))
 
 
 def unpack(path: str, data: bytes) -> list[tuple[str, str, str, str | None]]:

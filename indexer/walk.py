@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 import stat as stat_mod
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .boundary import read_regular, utf8
 
@@ -44,13 +45,18 @@ VENDORED_FOLDERS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class WalkedFile:
+class WalkedFile(NamedTuple):
+    """A tuple, built in C (`_walked`), and in the order of Files.file_stats' rows, so a
+    refresh tells the unchanged files by set membership (the kernel: 55,000 a no-op)."""
+
     path: str  # repo-relative, "/"-separated
     size: int
     mtime_ns: int
     inode: int
     ctime_ns: int = 0
+
+
+_walked = partial(tuple.__new__, WalkedFile)
 
 
 @dataclass
@@ -212,5 +218,5 @@ def walk(
             elif st.st_size > max_file_bytes:
                 report.too_large += 1
             else:
-                yield WalkedFile(rel, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+                yield _walked((rel, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns))
         stack.extend(reversed(subdirs))

@@ -113,8 +113,56 @@ def _dask_executor(address: str):
     return client, client.get_executor()
 
 
+def _process_age() -> float | None:
+    """Seconds since this process started (Linux: its start in clock ticks since boot,
+    against the uptime), so `index --stats` counts the interpreter's start-up and our
+    imports too; None where /proc does not say."""
+    try:
+        with open("/proc/self/stat", "rb") as fh:
+            started = int(fh.read().rsplit(b")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+        with open("/proc/uptime", "rb") as fh:
+            return max(0.0, float(fh.read().split()[0]) - started)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class _Wall:
+    """The process's wall time by phase: what refresh() reports, and around it start-up
+    (interpreter, imports), opening the index, the tokenizer's ranks, counts for --stats
+    and closing (SQLite checkpoints its WAL then); `other` is what none of them took
+    [whole-wall-phases]."""
+
+    def __init__(self):
+        age = _process_age()
+        self.phases: dict[str, float] = {"start-up": round(age, 3)} if age is not None else {}
+        self.origin = time.monotonic() - (age or 0.0)
+        self.last = time.monotonic()
+
+    def lap(self, phase: str) -> None:
+        now = time.monotonic()
+        self.phases[phase] = round(self.phases.get(phase, 0.0) + now - self.last, 3)
+        self.last = now
+
+    def add(self, phases: dict[str, float]) -> None:
+        """refresh()'s own phases, which ran since the last lap."""
+        for name, value in phases.items():
+            self.phases[name] = round(self.phases.get(name, 0.0) + value, 3)
+        self.last = time.monotonic()
+
+    def total(self) -> dict[str, float]:
+        """The phases, `other` holding what is left of the wall time so far."""
+        wall = time.monotonic() - self.origin
+        named = sum(v for k, v in self.phases.items() if k != "other")
+        return {**self.phases, "other": round(max(0.0, wall - named), 3), "wall": round(wall, 3)}
+
+
 def cmd_index(args) -> int:
+    wall = _Wall()
+    import indexer.index  # noqa: F401  (timed apart from opening)
+
+    wall.lap("imports")
     index = _open_index(args)
+    wall.lap("open")
 
     def stop(signum, frame):  # unwind at the indexer's next pause point: workers end, what was written is kept
         if index.priority.stopped:
@@ -135,10 +183,18 @@ def cmd_index(args) -> int:
         progress.close()
         if client is not None:
             client.close()
+    wall.add(summary.phases)
     from .tokenizer import keep_ranks
 
     keep_ranks(index.store.path.parent)
+    wall.lap("tokenizer")
     stats = index.store.stats() if args.stats else None
+    if stats is not None:
+        wall.lap("stats")
+    with _cache_errors(index):
+        index.close()  # here, not at exit: its WAL checkpoint is part of the time
+    wall.lap("close")
+    summary.phases = wall.total()
     if args.json:
         data = asdict(summary)
         if stats is not None:

@@ -1,5 +1,6 @@
 """Shared test helpers: a fixture repository made on the fly, the provider run as a
-real subprocess over real pipes, and the protocol's own JSON Schema."""
+real subprocess over real pipes, the protocol's own JSON Schema and the other files
+of ../shared (`shared_file`), and the many-language repository of the graph tests."""
 
 from __future__ import annotations
 
@@ -12,9 +13,24 @@ from pathlib import Path
 
 import pytest
 
+from indexer.index import RepoIndex
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED = REPO_ROOT.parent / "shared"
-SCHEMA_PATH = SHARED / "cgp" / "schema" / "contextgraph-envelope.schema.json"
+SHARED = REPO_ROOT.parent / "shared"  # the protocol's folder beside this checkout: read through shared_file()
+
+
+def shared_file(*parts: str) -> Path:
+    """A file of ../shared (the protocol's schema, seed transcript, conformance suite),
+    for a test that needs it. Missing, that test is skipped with the path it looked
+    for; under CI=true it fails instead, so CI never passes without having run it."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        reason = f"{path} is missing: the protocol's `shared` folder must sit beside this checkout (../shared)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{reason}; under CI=true that is a failure, not a skip")
+        pytest.skip(reason)
+    return path
+
 
 FIXTURE_FILES = {
     "README.md": """\
@@ -87,6 +103,84 @@ def make_repo(root: Path, files: dict[str, str] = FIXTURE_FILES) -> Path:
 @pytest.fixture
 def repo(tmp_path) -> Path:
     return make_repo(tmp_path / "repo")
+
+
+# A repository in many languages, for resolution and ranking (test_resolve.py,
+# test_anchored.py, test_store.py), and the helpers those files share.
+MIXED = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": "from .b import helper\nimport pkg.c\n\ndef run():\n    return helper() + pkg.c.other()\n",
+    "pkg/b.py": 'def helper():\n    """Help."""\n    return 1\n',
+    "pkg/c.py": "def other():\n    return 2\n",
+    "web/app.ts": 'import { format } from "./util";\nimport lib from "./lib";\nexport function main(): string {\n  return format(lib);\n}\n',
+    "web/util.ts": "export function format(x: string): string {\n  return x;\n}\n",
+    "web/lib/index.ts": 'export default "lib";\n',
+    "web/esm.ts": 'import { format } from "./util.js";\nexport const shown = format("x");\n',
+    "csrc/main.c": '#include "sub/util.h"\n#include "common.h"\nint main(void) { return util_add(1, 2); }\n',
+    "csrc/sub/util.h": "int util_add(int a, int b);\n",
+    "csrc/sub/util.c": '#include "util.h"\nint util_add(int a, int b) { return a + b; }\n',
+    "include/common.h": "#define COMMON 1\n",
+    "go/cmd/main.go": 'package main\n\nimport "example.com/proj/go/pkg/store"\n\nfunc main() { store.Open() }\n',
+    "go/pkg/store/store.go": "package store\n\n// Open opens the store.\nfunc Open() {}\n",
+    "rs/src/lib.rs": "mod net;\nuse crate::util::helper;\nuse crate::{net::connect, codec::{self, Codec}};\n"
+    "use rs_core::{wire::Frame, Config};\n\npub fn start() { helper(); }\n",
+    "rs/src/net.rs": "pub fn connect() {}\n",
+    "rs/src/util.rs": "pub fn helper() {}\n",
+    "rs/src/codec.rs": "pub struct Codec;\n",
+    "crates/core/Cargo.toml": '[package]\nname = "rs-core"\nversion = "0.1.0"\n',
+    "crates/core/src/lib.rs": "pub mod wire;\n",
+    "crates/core/src/wire.rs": "pub struct Frame;\n",
+    "java/com/acme/App.java": "package com.acme;\nimport com.acme.store.Store;\nclass App { void run() { new Store(); } }\n",
+    "java/com/acme/store/Store.java": "package com.acme.store;\npublic class Store {}\n",
+    "rb/main.rb": "require_relative 'helper'\nhelp_me\n",
+    "rb/helper.rb": "def help_me\n  1\nend\n",
+    "scala/com/acme/Main.scala": "package com.acme\nimport com.acme.store.Shelf\n"
+    "object Main { def run(): Unit = Shelf.open() }\n",
+    "scala/com/acme/store/Shelf.scala": "package com.acme.store\nobject Shelf { def open(): Unit = () }\n",
+    "scala/com/acme/Cart.scala": "package com.acme\nimport com.acme.store.{Shelf}\n"
+    "object Cart { def fill(): Unit = Shelf.open() }\n",
+    "java/com/acme/Wild.java": "package com.acme;\nimport com.acme.store.*;\nclass Wild { void go() { new Store(); } }\n",
+    "ml/main.ml": "open Util\nlet main () = hail ()\n",
+    "ml/util.ml": '(** Says hello. *)\nlet hail () = print_endline "hi"\n',
+    "dart/lib/main.dart": "import 'util.dart';\nvoid main() {\n  shout();\n}\n",
+    "dart/lib/util.dart": "void shout() {}\n",
+    "dart/lib/dart.dart": "export 'util.dart';\n",
+    "dart/test/util_test.dart": "import 'package:dart/dart.dart';\nimport 'package:dart/util.dart' show shout;\n"
+    "import 'package:test/test.dart';\nimport 'dart:async';\nvoid main() {\n  shout();\n}\n",
+    "zig/main.zig": 'const util = @import("util.zig");\npub fn main() void {\n    util.greet();\n}\n',
+    "zig/util.zig": "pub fn greet() void {}\n",
+    "swift/Sources/App/main.swift": "func start() {\n    salute()\n}\n",
+    "swift/Sources/App/Greeter.swift": "func salute() {}\n",
+    "ex/lib/app.ex": "defmodule App do\n  alias App.Greeter\n  def run, do: Greeter.welcome()\nend\n",
+    "ex/lib/app/greeter.ex": "defmodule App.Greeter do\n  def welcome, do: :ok\nend\n",
+    "ex/lib/app/router.ex": "defmodule App.Router do\n  alias App.Router.{Route, Scope}\n"
+    "  def build, do: Route.new(Scope.root())\nend\n",
+    "ex/lib/app/router/route.ex": "defmodule App.Router.Route do\n  def new(scope), do: scope\nend\n",
+    "ex/lib/app/router/scope.ex": "defmodule App.Router.Scope do\n  def root, do: :root\nend\n",
+    "docs/guide.md": "# Guide\n\nCall `helper` from [the app](../pkg/a.py). See `Store`.\n",
+}
+
+
+@pytest.fixture
+def mixed(tmp_path):
+    repo = make_repo(tmp_path / "mixed", MIXED)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    summary = index.refresh()
+    return index, summary
+
+
+def indexed(tmp_path, files, namesakes=None):
+    """A repository of `files`, indexed; `namesakes`: (path with `{}`, text), four more
+    files defining a name, so that it is too common to resolve repository-wide."""
+    if namesakes:
+        files = {**files, **{namesakes[0].format(i): namesakes[1] for i in range(4)}}
+    index = RepoIndex(make_repo(tmp_path / "repo", files), cache_dir=tmp_path / "cache")
+    index.refresh()
+    return index
+
+
+def links(index, rel):
+    return {(s, d) for s, d, r in index.store.all_edges() if r == rel}
 
 
 @pytest.fixture
@@ -205,7 +299,8 @@ def assert_schema_valid(validator, envelope: dict) -> None:
 def envelope_validator():
     from jsonschema import Draft202012Validator
 
-    return Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
+    schema = shared_file("cgp", "schema", "contextgraph-envelope.schema.json")
+    return Draft202012Validator(json.loads(schema.read_text()))
 
 
 @pytest.fixture

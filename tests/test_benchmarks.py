@@ -149,3 +149,181 @@ def test_headroom_runs_over_real_history(tmp_path):
     assert proc.returncode == 0, proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| unanchored |")]
     assert [r.split("|")[2].strip() for r in rows] == ["one", "two", "mean of 2"]
+
+
+def _two_file_history(repo: Path) -> Path:
+    """_history and one more commit that changes both helpers: a case with an anchor."""
+    import subprocess
+
+    repo.parent.mkdir(parents=True, exist_ok=True)
+    _history(repo)
+    (repo / "a.py").write_text("TIMEOUT = 3\n\ndef retry(timeout=TIMEOUT, jitter=0):\n    return timeout + jitter\n")
+    (repo / "b.py").write_text("from a import TIMEOUT\n\ndef cache(ttl=TIMEOUT):\n    return ttl\n")
+    subprocess.run(["git", "-C", str(repo), "commit", "-qam", "Share one timeout between retry and cache"], check=True)
+    return repo
+
+
+def _quality(tmp_path: Path, *args: str) -> dict:
+    import json
+    import subprocess
+
+    out = tmp_path / f"q{len(list(tmp_path.glob('q*.json')))}.json"
+    proc = subprocess.run(
+        [sys.executable, str(Path(quality.__file__)), *args, "--tmp", str(tmp_path), "--save", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(out.read_text())
+
+
+def test_bm25_okapi_words_split_identifiers_and_plurals():
+    import bm25_okapi
+
+    assert bm25_okapi.words("getJSONResponse") == ["getjsonresponse", "get", "json", "response"]
+    assert bm25_okapi.words("max_retries entries boxes files status") == [
+        "max_retry",
+        "max",
+        "retry",
+        "entry",
+        "box",
+        "file",
+        "status",
+    ]
+    assert bm25_okapi.words("def return func self the if") == []  # keywords and English stop words
+    ranking = bm25_okapi.Okapi(
+        [
+            ("src/cache.py", bm25_okapi.file_terms("src/cache.py", "def get(key): pass")),
+            ("src/json_response.py", bm25_okapi.file_terms("src/json_response.py", "def render(): pass")),
+            ("README.md", bm25_okapi.file_terms("README.md", "nothing here")),
+        ]
+    )
+    assert ranking.rank("JSON responses") == ["src/json_response.py"]  # from the path alone, plural folded
+
+
+def test_quality_budget_recall_is_the_share_of_gold_files_the_budget_answer_touches():
+    packed = [("a.py", 100), ("c.py", 300), ("b.py", 50), ("open.py", 999)]
+    got = quality.score(["c.py", "a.py"], packed, {"a.py", "b.py", "d.py"}, "open.py")
+    assert got["recall"] == pytest.approx(2 / 3)
+    assert got["precision"] == pytest.approx(150 / 450)  # the open file's tokens count for nothing
+    assert quality.score(["a.py"], [], {"a.py"}, None)["recall"] == 0.0
+
+
+def test_quality_snapshot_without_history_is_a_plain_directory(tmp_path):
+    """--history without: each snapshot is the commit's files in a directory git cannot
+    see, and files the next snapshot lacks are gone from it."""
+    import subprocess
+
+    repo = _history(tmp_path / "repo")
+    (repo / "gone.py").write_text("def gone():\n    pass\n")
+    subprocess.run(["git", "-C", str(repo), "add", "gone.py"], check=True)
+    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "Add a file to remove"], check=True)
+    subprocess.run(["git", "-C", str(repo), "rm", "-q", "gone.py"], check=True)
+    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "Remove it"], check=True)
+    base = tmp_path / "base"
+    base.mkdir()
+    snaps = quality.Snapshots(quality.git_dir_of(str(repo)), base, history=False, serve=False)
+    try:
+        snaps.checkout("HEAD~1")
+        assert (snaps.tree / "gone.py").exists() and not (snaps.tree / ".git").exists()
+        assert subprocess.run(["git", "-C", str(snaps.tree), "rev-parse"], capture_output=True).returncode != 0
+        snaps.checkout("HEAD~2")
+        assert not (snaps.tree / "gone.py").exists()
+        assert (snaps.tree / "a.py").read_text() == "def retry(timeout, jitter):\n    return timeout + jitter\n"
+        assert snaps.files() == ["a.py", "b.py"]
+    finally:
+        snaps.close()
+
+
+def test_quality_through_serve_matches_in_process_with_and_without_history(tmp_path):
+    """repo-graph answered by `repo-graph serve` over pipes gives the in-process
+    provider's answers, every figure comes in both histories, and budget recall is
+    reported for every system."""
+    repo = _two_file_history(tmp_path / "repo")
+    results = _quality(
+        tmp_path, str(repo), "--systems", "repo-graph,repo-graph:inprocess,bm25-files,bm25-symbols", "--history", "both"
+    )
+    reports = results["repositories"]
+    assert [r["history"] for r in reports] == ["with history", "without history"]
+    assert results["ranking"] == {"max_tokens": 16384, "max_frames": 50}
+    for report in reports:
+        assert report["seconds"]["serve_to_ready_mean"] is not None  # one serve per snapshot
+        assert len(report["cases"]) == 4 and sum(1 for c in report["cases"] if c["anchor"]) == 1
+        for case in report["cases"]:
+            served, local = case["results"]["repo-graph"], case["results"]["repo-graph:inprocess"]
+            assert served == local
+            for system in ("repo-graph", "bm25-files", "bm25-symbols"):
+                assert 0.0 <= case["results"][system]["unanchored"]["recall"] <= 1.0
+        rows = {(r["system"], r["task"]) for r in report["summary"]}
+        assert {("best baseline", "anchored"), ("repo-graph - best", "unanchored")} <= rows
+    assert [(b["task"], b["history"]) for b in results["pooled"]] == [
+        ("changes", "with history"),
+        ("changes", "without history"),
+    ]
+
+
+def test_quality_cases_file_is_evaluated_as_mined_cases_are(tmp_path):
+    import json
+
+    repo = _two_file_history(tmp_path / "mirrors" / "dev+tiny")
+    mined = _quality(tmp_path, str(repo), "--systems", "repo-graph,bm25-files")["repositories"][0]
+    frozen = tmp_path / "cases.jsonl"
+    frozen.write_text(
+        "".join(
+            json.dumps({"repo": "dev/tiny", "ref": mined["head"], "commit": c["sha"], "parent": c["parent"]} | c) + "\n"
+            for c in mined["cases"]
+        )
+    )
+    again = _quality(
+        tmp_path,
+        "--cases-file",
+        str(frozen),
+        "--mirrors",
+        str(tmp_path / "mirrors"),
+        "--systems",
+        "repo-graph,bm25-files",
+    )["repositories"][0]
+    assert again["name"] == "dev/tiny"
+    assert len(again["cases"]) == len(mined["cases"]) == 4
+    assert {c["sha"]: c["results"] for c in again["cases"]} == {c["sha"]: c["results"] for c in mined["cases"]}
+
+
+def test_quality_questions_report_per_kind_and_plainness(tmp_path):
+    import json
+    import subprocess
+
+    repo = _two_file_history(tmp_path / "mirrors" / "dev+tiny")
+    head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    questions = [
+        ("q1", "where", True, "Where is a failed call tried again?", ["a.py"]),
+        ("q2", "how", False, "How do I set the ttl of cache?", ["b.py"]),
+        ("q3", "why", True, "Why do both helpers wait as long by default?", ["a.py", "b.py"]),
+    ]
+    path = tmp_path / "questions.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"id": i, "repo": "dev/tiny", "ref": head, "kind": k, "plain": p, "question": q, "gold": g})
+            + "\n"
+            for i, k, p, q, g in questions
+        )
+    )
+    results = _quality(
+        tmp_path,
+        "--questions",
+        str(path),
+        "--mirrors",
+        str(tmp_path / "mirrors"),
+        "--systems",
+        "repo-graph,bm25-files",
+        "--history",
+        "without",
+    )
+    (block,) = results["pooled"]
+    assert block["task"] == "questions" and block["history"] == "without history"
+    cases = {(r["group"], r["system"], r["task"]): r["cases"] for r in block["summary"]}
+    assert cases[("all", "repo-graph", "unanchored")] == 3 and cases[("all", "repo-graph", "anchored")] == 1
+    assert cases[("where", "repo-graph", "unanchored")] == 1 and cases[("plain", "bm25-files", "unanchored")] == 2
+    assert cases[("identifier", "repo-graph", "unanchored")] == 1
+    by_id = {c["qid"]: c for c in results["repositories"][0]["cases"]}
+    assert by_id["q2"]["results"]["bm25-files"]["unanchored"]["top5"][0] == "b.py"

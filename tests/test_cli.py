@@ -168,6 +168,27 @@ def test_max_file_bytes_moves_the_size_cap(repo, home, tmp_path):
     assert "src/medium.py#capped_function_medium" in out.stdout
 
 
+def test_index_phases_account_for_the_whole_wall_time(repo, home):
+    """Issue 40 item 5: the phases of `index --json` sum to the process's wall time, from
+    the interpreter's start to the index closed (its WAL checkpoint included), and what
+    no phase names (`other`) is a sliver; a cold run and a warm no-op alike."""
+    import time
+
+    for _ in range(2):
+        started = time.monotonic()
+        out = run(["index", str(repo), "--json"], home)
+        outside = time.monotonic() - started
+        assert out.returncode == 0, out.stderr
+        phases = json.loads(out.stdout)["phases"]
+        wall = phases.pop("wall")
+        assert {"imports", "open", "state", "walk", "plan", "history", "finish", "close", "other"} <= set(phases)
+        if sys.platform == "linux":
+            assert phases["start-up"] > 0  # the interpreter's own start, read from /proc
+        assert abs(sum(phases.values()) - wall) <= 0.002 * len(phases), phases
+        assert phases["other"] <= max(0.05, 0.05 * wall), phases
+        assert wall <= outside, (wall, outside)  # within the child's life as the parent saw it
+
+
 def test_stats_prints_seconds_per_phase_and_counts_per_language_node_kind_and_edge_kind(tmp_path, home):
     """A first index large enough to load rows before building its lookup indexes
     (600 files): every phase the README names, and counts as the fixture was written:

@@ -19,7 +19,7 @@ from http.client import HTTPConnection
 
 import pytest
 
-from .conftest import SHARED, assert_schema_valid, make_repo
+from .conftest import assert_schema_valid, make_repo, shared_file
 from .http_server import HttpServer, closed_by_peer, exchange, inet_sockets, post, raw_request, read_response
 
 HANDSHAKE = {"type": "handshake", "protocol_version": "contextgraph/1.0"}
@@ -605,9 +605,10 @@ def test_http_port_already_taken_is_a_clear_error(start, served):
 
 @pytest.mark.conformance
 def test_http_conformance_suite_passes_10_with_the_3_stdio_only_checks_skipped(served):
+    run_sh = shared_file("cgp-conformance", "run.sh")
     url = f"{served.url}?token={served.token}"
     run = subprocess.run(
-        ["bash", str(SHARED / "cgp-conformance" / "run.sh"), "--http", url],
+        ["bash", str(run_sh), "--http", url],
         capture_output=True,
         text=True,
         timeout=1200,

@@ -698,3 +698,28 @@ def test_a_cpp_header_named_dot_h_is_read_as_cpp_and_a_c_header_stays_c(tmp_path
     (repo / "include/log/logger.h").write_text("/* now plain C */\nint log_level(void);\n")
     index.refresh()
     assert index.store.indexed_files()["include/log/logger.h"] == "c"
+
+
+def test_a_first_index_loaded_in_bulk_ends_with_every_lookup_index_and_the_prior(tmp_path):
+    """A first index past BULK_FILES drops the lookup indexes for the load and builds them
+    again beside the prior's computation [indexes-beside-prior]: both must be there at the end."""
+    from indexer.index import BULK_FILES
+    from indexer.store.schema import _BULK_INDEXES
+
+    n = BULK_FILES + 20
+    files = {
+        f"pkg/m{i}.py": f"from pkg.m{i - 1} import f{i - 1}\n\n\ndef f{i}():\n    return f{i - 1}()\n"
+        for i in range(1, n)
+    }
+    files["pkg/m0.py"] = "def f0():\n    return 0\n"
+    repo = make_repo(tmp_path / "repo", files)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    summary = index.refresh()
+    assert summary.parsed == n and "indexes" in summary.phases
+    db = sqlite3.connect(index.store.path)
+    have = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert set(_BULK_INDEXES) <= have
+    assert db.execute("SELECT count(*) FROM priors").fetchone()[0] > 0
+    assert db.execute("SELECT count(*) FROM links WHERE rel='code.calls'").fetchone()[0] == n - 1
+    db.close()
+    index.close()

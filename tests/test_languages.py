@@ -8,6 +8,9 @@ import pytest
 
 from grammars import Registry
 from indexer.extract import Extractor
+from indexer.index import RepoIndex
+
+from .conftest import make_repo
 
 REGISTRY = Registry()
 SPECS = sorted(REGISTRY.languages.values(), key=lambda s: s.name)
@@ -163,3 +166,27 @@ def test_a_cs_file_whose_ifs_split_a_statement_keeps_its_methods_in_their_class(
     write = next(s for s in out.symbols if s.name == "Write")
     assert (write.start_line, write.end_line) == (5, 21)
     assert sum(r.name == "Emit" for r in out.references) == 3
+
+
+def test_a_zig_block_with_no_name_is_a_symbol_its_words_are_found_in(tmp_path):
+    """`test { ... }`, `test name { ... }` and `comptime { ... }` after a function were in
+    no symbol, so what they call could not be searched for."""
+    from repo_graph import ranking
+
+    index = RepoIndex(
+        make_repo(
+            tmp_path / "zig",
+            {
+                "src/lib.zig": 'const std = @import("std");\n\npub fn parse() void {}\n\n'
+                "test parse {\n    parse();\n}\n\ntest {\n    std.testing.refAllDeclsRecursive(@This());\n}\n\n"
+                "comptime {\n    std.debug.assert(checkLayout());\n}\n",
+                "src/other.zig": "pub fn refresh() void {}\n",
+            },
+        ),
+        cache_dir=tmp_path / "cache",
+    )
+    index.refresh()
+    assert ranking.rank(index, "refAllDeclsRecursive", set())[0].node.id == "src/lib.zig#test"
+    assert ranking.rank(index, "checkLayout", set())[0].node.id == "src/lib.zig#comptime"
+    assert index.store.node("src/lib.zig#test(parse)") is not None
+    index.close()

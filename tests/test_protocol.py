@@ -13,9 +13,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from .conftest import SHARED
+from .conftest import shared_file
 
-SEED = SHARED / "cgp" / "examples" / "full-stdio-session.ndjson"
 HEX64 = re.compile(r"^sha256:[0-9a-f]{64}$")
 F4 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")
 
@@ -23,6 +22,12 @@ F4 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")
 def frames_of(reply: dict) -> list[dict]:
     assert reply["type"] == "frames", reply
     return reply["result"]["frames"]
+
+
+def seed_transcript() -> list[dict]:
+    """The protocol's example session (../shared), one envelope a line."""
+    seed = shared_file("cgp", "examples", "full-stdio-session.ndjson")
+    return [json.loads(line) for line in seed.read_text().splitlines()]
 
 
 def uri_path(uri: str) -> Path:
@@ -39,7 +44,7 @@ def addressed_bytes(uri: str, line_range: str) -> bytes:
 
 def test_h1_handshake_ack_matches_the_seed_shape(provider_factory, repo):
     p = provider_factory(repo)
-    seed = [json.loads(line) for line in SEED.read_text().splitlines()]
+    seed = seed_transcript()
     ack = p.ask(seed[0])
     assert ack["type"] == "handshake_ack"
     assert ack["protocol_version"].split(".")[0] == "contextgraph/1"
@@ -68,7 +73,7 @@ def test_h3_another_family_is_incompatible_version(provider_factory, repo, versi
 
 
 def test_seed_transcript_query_with_relative_anchor(provider, repo):
-    seed = [json.loads(line) for line in SEED.read_text().splitlines()]
+    seed = seed_transcript()
     query = seed[2]
     query["query"]["anchors"] = ["src/config.py"]
     reply = provider.ask(query)

@@ -169,3 +169,20 @@ def test_an_upgrade_without_room_beside_says_so_and_reparses_in_place(tmp_path, 
     assert "re-parsing in place instead (slower)" in err and "0.0 GB are" in err
     assert "building a new index beside" not in err
     assert summary.parsed >= 700
+
+
+def test_an_index_from_before_the_directory_table_gets_one_on_open(tmp_path):
+    import sqlite3
+
+    index = RepoIndex(
+        make_repo(tmp_path / "dirs", {"a/b/c.py": "x = 1\n", "a/d.py": "y = 2\n"}), cache_dir=tmp_path / "cache"
+    )
+    index.refresh()
+    path = index.store.path
+    index.close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE dirs")
+    again = RepoIndex(tmp_path / "dirs", cache_dir=tmp_path / "cache")
+    assert sorted(again.store.paths_named("a", 10)) == ["a/b/c.py", "a/d.py"]
+    assert again.store.paths_named("b", 10) == ["a/b/c.py"]
+    again.close()

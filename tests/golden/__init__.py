@@ -22,7 +22,7 @@ messages) and which frames come in which order; not the scores' values, which mo
 with every retune of the ranking: a score is written `<SCORE>`, and
 tests/test_golden.py checks on the replies as emitted that each answer's scores lie in
 [0, 1] and never rise down the list. (The ranking's promises have their own tests:
-G4 in tests/test_anchored.py, the rest in tests/test_graph.py.)
+G4 in tests/test_anchored.py, the rest in tests/test_ranking.py.)
 
 What `--update` may change, and when:
 * `example.tags` of a language, with a change to its queries, its language.toml or

@@ -394,7 +394,7 @@ MUTANTS: list[Mutant] = [
         "upgrade-beside",
         "an upgrade that re-parses most files builds beside the old index, which answers meanwhile",
         "indexer/index.py",
-        "        if reparse > BULK_FILES and reparse > REBUILD_SHARE * len(known) and self._room_beside():",
+        "        if reparse > BULK_FILES and reparse > REBUILD_SHARE * len(stats) and self._room_beside():",
         "        if False:",
         "re-parsed in place, the old index rewritten under the answers",
         ("tests/test_upgrades.py::test_an_upgrade_that_reparses_most_files_builds_beside_while_the_old_index_answers",),

@@ -1,0 +1,66 @@
+"""The store's kept figures: counts kept in meta and moved by every write, and the
+structural edges (a view over the nodes) counted as the view lists them."""
+
+from __future__ import annotations
+
+import json
+
+from indexer.index import RepoIndex
+
+from .conftest import make_repo
+
+
+def test_structural_edges_are_counted_as_the_view_lists_them(mixed):
+    """defines/contains are a view over the nodes; the summary counts them off the
+    indexes instead of scanning it, and must count what the view lists."""
+    index, summary = mixed
+    edges = index.store.all_edges()
+    assert summary.edges == index.store.counts()["edges"] == len(edges)
+    assert {r for _, _, r in edges} >= {"code.defines", "repo-graph:contains", "code.imports", "code.calls"}
+
+
+def test_counts_are_kept_and_each_write_moves_them(mixed):
+    """Counting scans every node row (seconds on the kernel): counts() is counted once
+    and kept, and every write (a file added, edited, emptied, removed, its links
+    re-resolved) moves the kept figures to what a fresh count says."""
+    index, _ = mixed
+    store = index.store
+    before = store.counts()
+    assert json.loads(store.get_meta("counts")) == before == store._count()
+    assert index.refresh().symbols == before["symbol"]  # nothing changed: read back
+    quiet = index.refresh(count=False)  # the watcher's pass: files only, no node scan
+    assert (quiet.files, quiet.symbols) == (before["files"], 0)
+    target = index.root / "pkg" / "b.py"
+    steps = [
+        lambda: target.write_text(
+            target.read_text() + "\n\nclass Extra:\n    def one_more(self):\n        return helper()\n"
+        ),
+        lambda: (index.root / "pkg" / "new.py").write_text(
+            "from .b import helper\n\ndef uses():\n    return helper()\n"
+        ),
+        lambda: target.write_text(""),  # a file with no symbols left
+        lambda: (index.root / "notes.md").write_text("# Notes\n\nSee `pkg/a.py`.\n"),
+        lambda: target.unlink(),
+        lambda: (index.root / "pkg" / "new.py").rename(index.root / "pkg" / "renamed.py"),
+    ]
+    for step in steps:
+        step()
+        index.refresh(count=False)
+        kept = json.loads(store.get_meta("counts"))
+        assert kept == store._count() == store.counts()
+        assert kept["edges"] == len(store.all_edges())
+    assert (
+        kept["files"] == before["files"] + 1
+        and kept["languages"]["markdown"] == before["languages"].get("markdown", 0) + 1
+    )
+
+
+def test_edge_count_holds_for_a_file_whose_name_has_a_hash(tmp_path):
+    files = {
+        "odd#name.py": "class A:\n    def m(self):\n        return 1\n\n\ndef f():\n    return 2\n",
+        "plain.py": "def g():\n    return 3\n",
+    }
+    index = RepoIndex(make_repo(tmp_path / "hash", files), cache_dir=tmp_path / "cache")
+    summary = index.refresh()
+    assert summary.edges == len(index.store.all_edges())
+    index.close()
