@@ -164,3 +164,19 @@ def _heaviest(words: dict[str, Counter], most: int) -> dict[str, Counter]:
     for path, term, n in rows[:most]:
         kept[path][term] = n
     return dict(kept)
+
+
+RECENT_FIRST_COMMITS = 200  # what a first index parses early: the files of this many latest commits
+
+
+def recently_changed(root: Path, commits: int = RECENT_FIRST_COMMITS) -> dict[str, float]:
+    """Files the latest commits changed, each weighed as `read` weighs them (newer
+    counts more): a first index parses these early (indexer/order.py). Quick: names
+    only, no renames followed. Empty outside a git work tree."""
+    out = _git(root, "log", "--no-merges", "--relative", "--name-only", "--format=%x00", "-n", str(commits), "HEAD")
+    recent: dict[str, float] = defaultdict(float)
+    for age, chunk in enumerate((out or "").split("\0")[1:]):
+        for path in chunk.splitlines():
+            if path:
+                recent[path] += 0.5 ** (age / RECENT_HALF_LIFE)
+    return dict(recent)

@@ -9,6 +9,7 @@ import gc
 import json
 import os
 import posixpath
+import shutil
 import sqlite3
 import stat as stat_mod
 import sys
@@ -24,6 +25,7 @@ from . import boundary, history, pool, upgrades
 from .digest import line_span, line_starts
 from .extract import PARTIAL_WARNING, Extractor
 from .graph import CodeGraph
+from .order import BESIDE, FirstOrder, Wants
 from .parse import FileRecord
 from .priority import Priority
 from .resolve import MAX_GLOBAL_MATCHES, Resolver
@@ -41,6 +43,14 @@ PARALLEL_MIN_BYTES = 4 << 20  # below this, starting worker processes costs more
 FULL_RESOLVE_SHARE = 0.2  # past this share of files changed, re-resolve everything
 TRACK_IDS_FILES = 2000  # changes to more files than this resolve everything again
 PRIOR_DRIFT_SHARE = 0.05  # recompute PageRank after this share of files changed
+# An upgrade that re-parses more than this share of an index (past BULK_FILES files) builds
+# a fresh index beside it, cold and in bulk, while the old one answers (issue 40).
+REBUILD_SHARE = 0.5
+REBUILD_ROOM = 1.25  # the free space a rebuild beside needs, in sizes of the index it replaces
+# A progressive first index queues less parsed work ahead of its writer (tasks of a quarter
+# of pool.TASK_BYTES, this many finished ones waiting): a question's files wait behind it.
+PROGRESSIVE_BACKLOG = 4
+PROVISIONAL_FILES = 400  # a first index under way resolves at most this many asked-about files at a time
 
 
 def _unchanged(old: FileState | None, walked: WalkedFile | None) -> bool:
@@ -191,11 +201,13 @@ class RepoIndex:
         cache_dir: Path | None = None,
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         jobs: int | None = None,
+        db_path: Path | None = None,
     ):
         self.root = Path(root).resolve()
+        self.cache_dir = cache_dir
         self.max_file_bytes = max_file_bytes
         self.jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-        self.store = Store(db_path_for(self.root, cache_dir))
+        self.store = Store(db_path or db_path_for(self.root, cache_dir))
         if self.store.set_aside_to is not None:
             self._say_damaged()
         self.lock = self.store.lock
@@ -206,6 +218,12 @@ class RepoIndex:
         self.rules = IgnoreRules(self.root)
         self.ready = threading.Event()
         self.priority = Priority()  # queries first: background work gives way
+        self.wants = Wants()  # what hosts asked during a first index: it parses that first (indexer/order.py)
+        self.building = False  # a progressive first index is under way: answers come from what it holds
+        self._wanted_version = 0  # the wants whose files' links were last resolved
+        self._order: FirstOrder | None = None  # the progressive first index's queue, while it runs
+        self.walked: list[WalkedFile] = []  # the files the refresh under way has walked so far
+        self.todo_bytes: int | None = None  # what it has to read, once walked
         self._partial: list[str] | None = None  # the files parsed partially during a refresh
         self._touched_paths: set[str] = set()  # changed since the last resolution
         self._old_ids: dict[str, set[str]] = {}
@@ -509,10 +527,13 @@ class RepoIndex:
             kept = {}
         return frozenset(lang for lang, made_of in current.items() if kept.get(lang) != made_of)
 
-    def refresh(self, progress=None, executor=None, *, count: bool = True) -> Summary:
+    def refresh(self, progress=None, executor=None, *, count: bool = True, progressive: bool = False) -> Summary:
         """Bring the index in line with the tree: parse new and changed files, drop gone ones.
         count=False: the summary's node and edge counts stay 0 (after a write they take a
-        scan of every node row, seconds on the kernel; the watcher has no use for them)."""
+        scan of every node row, seconds on the kernel; the watcher has no use for them).
+        progressive: a first index answers while it runs (serve): its lookup indexes stay
+        in place, files are parsed in the order hosts need them (indexer/order.py) and
+        the links of those resolve as they arrive; the finished index is the same."""
         started = time.monotonic()
         summary = Summary(database=str(self.store.path))
         lap = _Laps(summary.phases)
@@ -525,7 +546,8 @@ class RepoIndex:
         # pages are cold (the first run after a kernel's cold index: seconds each) [noop-state].
         reading = _Beside(self.store.file_stats)
         give_way = self.priority.give_way
-        files = []
+        files = self.walked = []  # how far the walk is, for an answer deciding how long to wait
+        self.todo_bytes = None
         for walked in walk(self.root, max_file_bytes=self.max_file_bytes, report=report, rules=self.rules):
             give_way()
             files.append(walked)
@@ -547,9 +569,19 @@ class RepoIndex:
             self.store.set_meta("extraction", json.dumps(extraction, sort_keys=True))
         reextract = self._extracted_otherwise(extraction)  # a release that extracts otherwise: parse again
         todo, known = self._plan(files, stats, reread, reextract, summary)
+        self.todo_bytes = sum(walked.size for walked, _ in todo)
+        reparse = sum(1 for walked, digest in todo if digest is None and walked.path in known)
+        if reparse > BULK_FILES and reparse > REBUILD_SHARE * len(stats) and self._room_beside():
+            return self._rebuild_beside(progress, executor, count)
         # A first index (mostly new files) loads rows with the lookup indexes dropped, and
         # builds them once the links are in too: sorted builds beat millions of random inserts.
         bulk = len(todo) > BULK_FILES and len(todo) > len(stats)
+        order = None
+        if progressive and not self.ready.is_set():
+            bulk = False  # answers read the lookup indexes meanwhile
+            recent = history.recently_changed(self.root) if todo else {}
+            order = self._order = FirstOrder(todo, self.wants, recent)
+            self.building = True
         lap("plan")
         indexes = _IndexBuild(self.store) if bulk else None
         collecting = gc.isenabled()
@@ -560,8 +592,10 @@ class RepoIndex:
             # and cost the writer 10-15% of its time [cold-index-gc].
             gc.disable()
         try:
-            self._parse(todo, known, summary, bulk, progress, executor)
+            self._parse(todo, known, summary, bulk, progress, executor, order)
             lap("parse")
+            if order is not None:
+                self._wait_for_other_writers()
             gone = [row[0] for row in stats if row[0] not in seen]
             if gone:
                 give_way()
@@ -578,6 +612,7 @@ class RepoIndex:
             self._link(lap, indexes)
             self.store.set_meta("resolve_rules", self.rules_table["resolve"].version)
         finally:
+            self.building, self._order = False, None
             if indexes is not None:
                 indexes.finish()
             if collecting:
@@ -632,10 +667,12 @@ class RepoIndex:
         known = self.store.file_states_of([w.path for w in fresh]) if fresh and stats else {}
         return [(w, known[w.path].digest if w.path in known else None) for w in fresh], known
 
-    def _parse(self, todo, known: dict[str, FileState], summary: Summary, bulk: bool, progress, executor) -> None:
-        """Parse `todo` (in worker processes when it is worth it) and write what comes
-        back, a batch per transaction; what was parsed is committed even on the way out
-        of an error, so a stop loses nothing it has done."""
+    def _parse(
+        self, todo, known: dict[str, FileState], summary: Summary, bulk: bool, progress, executor, order=None
+    ) -> None:
+        """Parse `todo` (in worker processes when it is worth it), in `order` when given,
+        and write what comes back, a batch per transaction; what was parsed is committed
+        even on the way out of an error, so a stop loses nothing it has done."""
         give_way = self.priority.give_way
         pending: list[tuple[WalkedFile, FileRecord | None, FileState | None]] = []
         last_commit = time.monotonic()
@@ -646,12 +683,20 @@ class RepoIndex:
                 return
             if not final:  # on the way out (a stop, an error) what was parsed is written, no pause
                 give_way()
+            if order is not None:
+                self._wait_for_other_writers()
             with self.store.transaction():
                 for walked, record, old in pending:
                     if record is None:
                         self.store.touch_file(_restat(old, walked))
                 self._apply([(w, r, o) for w, r, o in pending if r is not None])
+            # Files asked about just came in, or a host asked about others (perhaps indexed already).
+            wanted = order is not None and (
+                self.wants.version != self._wanted_version or any(order.tier(w.path) <= BESIDE for w, _, _ in pending)
+            )
             pending.clear()
+            if wanted and not final:
+                self._resolve_wanted()
             last_commit = time.monotonic()
 
         total_bytes = sum(w.size for w, _ in todo) or 1
@@ -662,10 +707,11 @@ class RepoIndex:
             for walked, record in pool.run(
                 executor,
                 str(self.root),
-                todo,
+                todo if order is None else order,
                 self.max_file_bytes,
                 in_flight=2 * max(1, self.jobs),
                 tools=(self.registry, self.extractor),
+                **({} if order is None else {"task_bytes": pool.TASK_BYTES // 4, "backlog": PROGRESSIVE_BACKLOG}),
             ):
                 done_bytes += walked.size
                 done_files += 1
@@ -720,6 +766,36 @@ class RepoIndex:
             drift = 0
         self.store.set_meta("prior_drift", str(drift))
 
+    def want(self, paths=(), words=()) -> None:
+        """A host asked about `paths` (repository-relative) in words: a first index under
+        way parses those files, their directories and the files named like the words
+        before the rest (indexer/order.py)."""
+        self.wants.ask(paths, words)
+
+    def _resolve_wanted(self) -> None:
+        """During a progressive first index: the links of the files hosts asked about and
+        of their directories, among the files indexed so far, and what the asked files
+        include or import, to be parsed next. The final resolution makes them all anew."""
+        self._wanted_version, paths, _, _ = self.wants.snapshot()
+        if not paths:
+            return
+        dirs = {posixpath.dirname(p) for p in paths} | set(paths)
+        with self.lock:
+            indexed = self.store.indexed_files()
+        near = sorted(p for p in indexed if p in paths or posixpath.dirname(p) in dirs)[:PROVISIONAL_FILES]
+        self._resolve_provisionally(near)
+
+    def _resolve_provisionally(self, paths) -> None:
+        """The links `paths` own, resolved among the files indexed so far (a first index
+        under way), without taking them off the final resolution's list."""
+        resolver = Resolver(self.store, self.registry, every_symbol=False, root=self.root)
+        for chunk, links in resolver.links_in_chunks(paths):
+            with self.store.transaction():
+                self.store.replace_links(chunk, links)
+        _, asked, _, _ = self.wants.snapshot()
+        targets = [target for _, target, _, _ in self.store.imports_of([p for p in paths if p in asked])]
+        self.wants.ask(targets=targets)
+
     def recheck_recent(self) -> None:
         """A file read within RECENT_NS of a write may have been read mid-write (an
         editor saving, a checkout under way), and the watcher hears of the rest only
@@ -771,6 +847,9 @@ class RepoIndex:
         whether it is indexed now."""
         paths = list(paths)
         root = str(self.root)
+        known = self._all_unchanged(paths)
+        if known is not None:
+            return known
         with self.lock:
             files: set[str] = set()
             spelled: dict[str, str] = {}  # canonical path -> the spelling a caller gave
@@ -830,10 +909,89 @@ class RepoIndex:
                         if walked is None:
                             self._remove(rel)
                     self._apply([(walked, record, old) for _, walked, record, old in work if walked is not None])
-                self._resolve(only={rel for rel, *_ in work})
+                if self.building:
+                    order = self._order
+                    if order is not None:  # indexed here: the first index need not parse it again
+                        order.discard(rel for rel, *_ in work)
+                    self._resolve_provisionally({rel for rel, *_ in work})
+                else:
+                    self._resolve(only={rel for rel, *_ in work})
             for rel, given in spelled.items():
                 status[given] = status.get(rel, False)
             return status
+
+    def _room_beside(self) -> bool:
+        """Whether the cache's disk has room for a second index as big as this one (and
+        some): when not, say so; the upgrade then re-parses in place, slower."""
+        path = self.store.path
+        size = sum(os.path.getsize(f"{path}{s}") for s in ("", "-wal") if os.path.exists(f"{path}{s}"))
+        free = shutil.disk_usage(path.parent).free
+        if free >= REBUILD_ROOM * size:
+            return True
+        sys.stderr.write(
+            f"repo-graph: this release indexes differently; rebuilding beside the old index needs about "
+            f"{REBUILD_ROOM * size / 1e9:.1f} GB free in {path.parent}, and {free / 1e9:.1f} GB are: "
+            "re-parsing in place instead (slower)\n"
+        )
+        return False
+
+    def _rebuild_beside(self, progress, executor, count: bool) -> Summary:
+        """Build the index anew in a file beside this one, as a cold index does (in bulk),
+        while this one keeps answering; swap it in with one rename, then catch up with
+        whatever changed meanwhile."""
+        path = self.store.path
+        fresh_path = path.with_name(path.name + ".next")
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(f"{fresh_path}{suffix}")  # a rebuild a stop cut short
+            except FileNotFoundError:
+                pass
+        sys.stderr.write("repo-graph: this release indexes differently; building a new index beside the old one\n")
+        fresh = RepoIndex(self.root, max_file_bytes=self.max_file_bytes, jobs=self.jobs, db_path=fresh_path)
+        fresh.priority = self.priority  # queries on the old index come first, as ever
+        fresh.rules_table = self.rules_table
+        try:
+            built = fresh.refresh(progress, executor, count=count)
+        finally:
+            fresh.close()
+        self.priority.give_way()
+        with self.priority.alone(), self.lock:
+            self.store.replace_with(fresh_path)
+            self._touched_paths, self._old_ids, self._new_ids = set(), {}, {}
+            self._recent.clear()
+            self._wrote = False
+        sys.stderr.write("repo-graph: swapped in the new index\n")
+        caught_up = self.refresh(progress, executor, count=count)
+        built.seconds = round(built.seconds + caught_up.seconds, 3)
+        built.parsed += caught_up.parsed
+        built.removed += caught_up.removed
+        return built
+
+    def _wait_for_other_writers(self) -> None:
+        """Wait until no other process writes the database (a second window's provider)
+        without holding this process's lock, which answers need to read: a first index
+        held up that way still lets queries be answered from what it holds."""
+        probe = sqlite3.connect(str(self.store.path), timeout=30, isolation_level=None)
+        try:
+            probe.execute("BEGIN IMMEDIATE")
+            probe.execute("ROLLBACK")
+        finally:
+            probe.close()
+
+    def _all_unchanged(self, paths: list[str]) -> dict[str, bool] | None:
+        """Per path, whether it is indexed, when every one is a file the index holds as
+        it is on disk; else None. Read without the lock: a query checking its files
+        does not wait behind a writer's transaction (a first index blocked by another
+        process's write lock) for files that need no writing."""
+        status = {}
+        for given in paths:
+            if boundary.inside(str(self.root), given) != given or given.rsplit("/", 1)[-1] == ".gitignore":
+                return None
+            old, walked = self.store.file_state(given), self._stat(given)
+            if old is None or not _unchanged(old, walked):
+                return None
+            status[given] = old.status == "ok"
+        return status
 
     def _stat(self, rel: str) -> WalkedFile | None:
         """The file as the walker would take it, or None (gone, ignored, too large, not regular)."""

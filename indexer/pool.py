@@ -141,18 +141,29 @@ def tasks(items: list[tuple[WalkedFile, str | None]], task_bytes: int = TASK_BYT
 BACKLOG_TASKS = 16  # finished tasks waiting for the writer, at most
 
 
-def run(executor, root: str, items, max_file_bytes: int, in_flight: int, tools=None, task_bytes: int = TASK_BYTES):
+def run(
+    executor,
+    root: str,
+    items,
+    max_file_bytes: int,
+    in_flight: int,
+    tools=None,
+    task_bytes: int = TASK_BYTES,
+    backlog: int = BACKLOG_TASKS,
+):
     """Yield (walked, result) for every item. Serial in this thread when executor is None.
 
     A feeder thread keeps `in_flight` tasks running while the caller writes what came
-    back, so the workers never wait for the writer's commit; at most BACKLOG_TASKS
-    finished tasks wait for the caller, so memory stays bounded by the task size."""
+    back, so the workers never wait for the writer's commit; at most `backlog`
+    finished tasks wait for the caller, so memory stays bounded by the task size. (A
+    first index whose order changes as questions come keeps both small: what is
+    queued is what a question waits behind.)"""
     if executor is None:
         for task in tasks(items, task_bytes):
             yield from parse_task(root, task, max_file_bytes, tools)
         return
     running = threading.Semaphore(in_flight)
-    unread = threading.Semaphore(in_flight + BACKLOG_TASKS)
+    unread = threading.Semaphore(in_flight + backlog)
     done: queue.Queue = queue.Queue()
     stop = threading.Event()
 

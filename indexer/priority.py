@@ -24,12 +24,27 @@ class Priority:
         self._idle = threading.Event()
         self._idle.set()
         self._local = threading.local()
+        self._gate = threading.Lock()
+
+    @contextmanager
+    def alone(self):
+        """No answer under way meanwhile: answers started wait for the end of this, and
+        this waits for those under way (a swap of the database file closes every
+        thread's connection, which must not be in use)."""
+        with self._gate:
+            self._idle.wait()
+            yield
 
     @contextmanager
     def answering(self):
-        with self._lock:
-            self._answering += 1
-            self._idle.clear()
+        if getattr(self._local, "depth", 0):  # within this thread's own answer
+            with self._lock:
+                self._answering += 1
+        else:
+            with self._gate:  # not while the index is being swapped (alone)
+                with self._lock:
+                    self._answering += 1
+                    self._idle.clear()
         self._local.depth = getattr(self._local, "depth", 0) + 1
         try:
             yield

@@ -34,17 +34,28 @@ def node_uri(root: Path, path: str, fragment: str = "") -> str:
     return f"{uri}#{quote(fragment, safe='.~_-:$!()*+,;=@/')}" if fragment else uri
 
 
+def _parts(index, text: str) -> tuple[str, str]:
+    """(path, fragment) of an anchor as sent: a `file:` URI or a plain path or id."""
+    if text.startswith("file:"):
+        parts = urlsplit(text)
+        return unquote(parts.path), unquote(parts.fragment)
+    return _split_plain(index.root, text)
+
+
+def path_of(index, anchor: str) -> str | None:
+    """The repository path an anchor names (a file or directory), if it names one."""
+    path_part, _ = _parts(index, anchor.strip())
+    rel = index.admit(path_part) if path_part else None
+    return rel or None
+
+
 def resolve(index, anchor: str) -> Resolved:
     """Node ids for an anchor. A path goes through `index.admit` first: followed
     through symlinks, it must land inside the repository and outside its ignored
     files, or it names nothing (and nothing of it is read)."""
     store = index.store
     text = anchor.strip()
-    if text.startswith("file:"):
-        parts = urlsplit(text)
-        path_part, fragment = unquote(parts.path), unquote(parts.fragment)
-    else:
-        path_part, fragment = _split_plain(index.root, text)
+    path_part, fragment = _parts(index, text)
     rel = index.admit(path_part) if path_part else None
     if rel is not None:
         rel = rel or "."  # the repository root: what its README documents
@@ -59,7 +70,9 @@ def resolve(index, anchor: str) -> Resolved:
             # The directory itself (what a README documents), then its files.
             files = [] if rel == "." else [n for n, _, _ in store.all_files_under(rel + "/", MAX_DIRECTORY_FILES)]
             return Resolved(anchor, (rel, *files))
-        if os.path.isfile(full) and index.ensure_fresh(rel):
+        if os.path.isfile(full) and index.ensure_fresh(rel):  # not indexed yet (a first index under way)
+            if fragment and store.node(f"{rel}#{fragment}") is not None:
+                return Resolved(anchor, (f"{rel}#{fragment}",))
             return Resolved(anchor, (rel,))
     name = dotted(text).strip(".")  # PHP's leading `\`
     if name and not text.startswith("file:") and "/" not in text:

@@ -24,7 +24,15 @@ if TYPE_CHECKING:  # the index loads off the protocol's thread
     from indexer.store import NodeRow
 
 SERVED_KINDS = ("doc", "symbol")
-FIRST_INDEX_WAIT = 25.0  # a host allows 30 s per answer (cgp-conformance README)
+OPEN_WAIT = 25.0  # opening the index (another process may hold its lock): a host allows 30 s per answer
+# A query during a first index waits this long for it, so a small repository (and the
+# conformance suite) is answered in full; then from what is indexed (issue 40) ...
+FIRST_ANSWER_WAIT = 2.0
+# ... unless the pass, at its pace so far, is due to end within this much more, or the
+# repository is small (fewer files walked so far, fewer bytes to read): then up to OPEN_WAIT.
+FIRST_ANSWER_EXTRA = 2.0
+SMALL_FILES = 2000
+SMALL_BYTES = 4 << 20
 ANSWER_CACHE_KIB = 16384  # SQLite's page cache of a thread that answers [answer-cache]
 NODE_KIND = {"doc": "section", "symbol": "symbol"}
 
@@ -86,7 +94,7 @@ class RepoProvider:
 
                 self.watcher = Watcher(self.index).start()
             try:
-                summary = self.index.refresh_recovering(count=False, progress=self.progress)  # says files only
+                summary = self.index.refresh_recovering(count=False, progress=self.progress, progressive=True)
                 sys.stderr.write(
                     f"repo-graph: index ready: {summary.files} files, {summary.parsed} parsed, "
                     f"{summary.unchanged} unchanged, {summary.removed} removed in {summary.seconds:.2f}s\n"
@@ -114,18 +122,55 @@ class RepoProvider:
         return self._open_error
 
     def _wait_open(self) -> None:
-        if not self._opened.wait(FIRST_INDEX_WAIT) or self.index is None:
+        if not self._opened.wait(OPEN_WAIT) or self.index is None:
             raise ProtocolError(UNAVAILABLE, self._open_error or "the index is still being opened; retry shortly")
         self.index.store.limit_cache(ANSWER_CACHE_KIB)  # this thread answers: it reads, scattered
 
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + FIRST_INDEX_WAIT
+    def _wait_ready(self, q: m.ContextQuery | None = None) -> None:
+        """Once the index is open: a first index under way is told what `q` asks
+        about (it parses that first), and given a moment to finish; then the answer
+        comes from what it holds, and says so on stderr (the CGP answer has no field
+        for it; MCP's answers and index_status carry it)."""
         self._wait_open()
-        if not self.index.ready.wait(max(0.0, deadline - time.monotonic())):
-            raise ProtocolError(UNAVAILABLE, "the first index of this repository is still being built; retry shortly")
+        index = self.index
+        assert index is not None  # _wait_open raised otherwise
+        if index.ready.is_set():
+            return
+        if q is not None:
+            from indexer.order import words_of
+
+            index.want(
+                [p for p in (anchors_mod.path_of(index, a) for a in q.anchors) if p],
+                words_of(" ".join(t for t in (q.goal, q.query_text or "") if t)),
+            )
+        started = time.monotonic()
+        if index.ready.wait(FIRST_ANSWER_WAIT):
+            return
+        while time.monotonic() - started < OPEN_WAIT and self._small(index, time.monotonic() - started):
+            if index.ready.wait(0.1):
+                return
+        n = self.progress.answered_partially()
+        parsed, to_parse = self.progress.files()
+        how_far = f"{parsed:,} of {to_parse:,} files parsed" if to_parse else "walking the tree"
+        sys.stderr.write(
+            f"repo-graph: partial answer {n}: the first index is still being built ({how_far}); "
+            "this answer covers what is indexed, and the files it anchors\n"
+        )
+
+    def _small(self, index: RepoIndex, waited: float) -> bool:
+        """Whether a first index under way is small enough to wait for (a small
+        repository gets a whole answer however loaded the machine), or about to end:
+        its walk has found few files so far (a slow start), or it has little to read,
+        or at its pace it ends within FIRST_ANSWER_EXTRA more."""
+        if index.todo_bytes is None:
+            return len(index.walked) < SMALL_FILES
+        if 0 < index.todo_bytes <= SMALL_BYTES:
+            return True
+        left = 0.0 if not index.todo_bytes else self.progress.seconds_left()  # nothing to parse: ending
+        return left is not None and left <= FIRST_ANSWER_WAIT + FIRST_ANSWER_EXTRA - waited
 
     def query(self, q: m.ContextQuery) -> m.QueryResult:
-        self._wait_ready()
+        self._wait_ready(q)
         with self._store_errors(), self.index.priority.answering():  # the indexer pauses meanwhile
             return self._query(self.index, q)
 

@@ -6,6 +6,7 @@ knows nothing of the wire."""
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -21,10 +22,31 @@ class Progress:
         self._lock = threading.Lock()
         self._done = 0
         self._total = 0
+        self._bytes = (0, 0)
+        self._since = time.monotonic()  # when the pass under way parsed its first file
+        self.partial_answers = 0  # answers given from a first index under way
 
     def __call__(self, done_bytes: int, total_bytes: int, done_files: int, total_files: int) -> None:
         with self._lock:
+            if done_files <= 1:
+                self._since = time.monotonic()
             self._done, self._total = done_files, total_files
+            self._bytes = (done_bytes, total_bytes)
+
+    def answered_partially(self) -> int:
+        """Count an answer given from a first index under way; returns how many so far."""
+        with self._lock:
+            self.partial_answers += 1
+            return self.partial_answers
+
+    def seconds_left(self) -> float | None:
+        """How long parsing the rest of the pass under way should take at the pace so
+        far, or None before anything is parsed."""
+        with self._lock:
+            done, total = self._bytes
+            if not done:
+                return None
+            return (time.monotonic() - self._since) * (total - done) / done
 
     def files(self) -> tuple[int, int]:
         """(parsed, to parse) in the pass under way or the last one."""
@@ -45,6 +67,7 @@ class IndexStatus:
     watcher_batches: int = 0  # batches of changes applied since the server started
     pending: int = 0  # changed paths the watcher has queued and not yet applied
     error: str | None = None
+    partial_answers: int = 0  # answers given from the first index while it was being built
 
     @property
     def ready(self) -> bool:
@@ -59,7 +82,8 @@ class IndexStatus:
         if self.state == BUILDING:
             return (
                 f"The first index of this repository is still being built ({self.how_far()}; {self.files:,} "
-                "files indexed so far): answers cover what is indexed and improve as it fills."
+                f"files indexed so far): answers cover what is indexed and improve as it fills; "
+                f"{self.partial_answers} partial answer(s) given so far."
             )
         return ""
 
@@ -79,6 +103,7 @@ class IndexStatus:
             "watcher_batches": self.watcher_batches,
             "pending": self.pending,
             "error": self.error,
+            "partial_answers": self.partial_answers,
         }
 
 
@@ -113,4 +138,5 @@ def status(provider, *, languages: bool = True) -> IndexStatus:
         ),
         watcher_batches=watcher.batches if watcher is not None else 0,
         pending=watcher.pending() if watcher is not None else 0,
+        partial_answers=provider.progress.partial_answers,
     )

@@ -96,6 +96,81 @@ def test_a_bm25f_field_weight_is_in_every_digest():
     assert {lang for lang in before if after[lang] != before[lang]} == CODE | DOCS
 
 
+def test_an_upgrade_that_reparses_most_files_builds_beside_while_the_old_index_answers(tmp_path, capfd):
+    """Issue 40: a release whose extraction differs for most files builds a fresh index
+    beside the old one, in bulk as a cold index does, while the old one keeps
+    answering (a reader meanwhile always finds every file and its symbols), then swaps
+    it in with one rename. The result is what a cold index under the new rules makes."""
+    import threading
+
+    from indexer.store import db_path_for
+
+    from .test_progressive import dump, generated
+
+    repo = generated(tmp_path / "repo", 700, functions=4)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    index.close()
+
+    again = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    again.rules_table = upgrades.bumped("extract", "next")
+    again._rules_by_language = None
+    again.ready.set()  # it was loaded complete: answering meanwhile
+    seen, done = [], threading.Event()
+
+    def reader():
+        while not done.is_set():
+            with again.priority.answering():  # as a query reads
+                seen.append((again.store.file_count(), again.store.node("pkg3/m150.py#fn_150_2") is not None))
+
+    watcher = threading.Thread(target=reader)
+    watcher.start()
+    try:
+        summary = again.refresh()
+    finally:
+        done.set()
+        watcher.join()
+    assert summary.parsed >= 700
+    assert seen and all(files == seen[0][0] and found for files, found in seen), seen[:3]  # never a half index
+    assert not list((tmp_path / "cache").glob("*.next*"))  # swapped in, nothing left beside
+    again.close()
+    err = capfd.readouterr().err
+    assert "building a new index beside the old one" in err and "swapped in the new index" in err
+
+    cold = RepoIndex(repo, cache_dir=tmp_path / "cold")
+    cold.rules_table = upgrades.bumped("extract", "next")
+    cold._rules_by_language = None
+    cold.refresh()
+    cold.close()
+    upgraded, fresh = dump(db_path_for(repo, tmp_path / "cache")), dump(db_path_for(repo, tmp_path / "cold"))
+    for table in fresh:
+        assert upgraded[table] == fresh[table], table
+
+
+def test_an_upgrade_without_room_beside_says_so_and_reparses_in_place(tmp_path, capfd, monkeypatch):
+    """Two indexes need twice the space: when the disk is short, a person is told how
+    much is needed and free, and the upgrade re-parses in place (slower), still whole."""
+    import shutil
+
+    from .test_progressive import generated
+
+    repo = generated(tmp_path / "repo", 700, functions=2)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    index.refresh()
+    index.close()
+    again = RepoIndex(repo, cache_dir=tmp_path / "cache")
+    again.rules_table = upgrades.bumped("extract", "next")
+    again._rules_by_language = None
+    real = shutil.disk_usage
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: real(p)._replace(free=1000))  # a nearly full disk
+    summary = again.refresh()
+    again.close()
+    err = capfd.readouterr().err
+    assert "re-parsing in place instead (slower)" in err and "0.0 GB are" in err
+    assert "building a new index beside" not in err
+    assert summary.parsed >= 700
+
+
 def test_an_index_from_before_the_directory_table_gets_one_on_open(tmp_path):
     import sqlite3
 

@@ -144,6 +144,21 @@ class Connection:
         assert self.set_aside_to is not None
         return self.set_aside_to
 
+    def replace_with(self, fresh: Path) -> None:
+        """Swap in a database built beside this one (a rebuild after an upgrade), in one
+        rename: a reader sees the old index or the new one, never a mix. Every thread's
+        next use reconnects to the new file. `fresh` must be closed (its WAL folded in)."""
+        with self.lock:
+            self._disconnect()
+            for suffix in _SIDE_FILES[1:]:  # the old file's journal: nothing of it belongs to the new one
+                try:
+                    os.unlink(f"{self.path}{suffix}")
+                except FileNotFoundError:
+                    pass
+            os.replace(fresh, self.path)
+            self._make_private()
+            self._open()
+
     def _disconnect(self) -> None:
         for held in list(self._held):
             try:

@@ -239,7 +239,11 @@ SPECS = (
         _object({}),
         {
             "type": "object",
-            "properties": {"state": {"enum": ["opening", "building", "ready", "failed"]}, "files": {"type": "integer"}},
+            "properties": {
+                "state": {"enum": ["opening", "building", "ready", "failed"]},
+                "files": {"type": "integer"},
+                "partial_answers": {"type": "integer"},
+            },
             "required": ["state", "files"],
         },
         lambda t, a: t.index_status(),

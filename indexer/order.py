@@ -1,0 +1,169 @@
+"""The order a first index parses files in, so a host asking meanwhile is answered
+from the files it needs (issue 40): the files its questions anchor, what they
+include or import, their directories, then the files git says changed lately, then
+files whose paths hold the words of its questions, then the rest, smallest first
+(the most files soonest). The order changes while the pass runs: each question
+re-ranks what is left.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import threading
+from collections import defaultdict
+
+from .walk import WalkedFile
+
+# Tiers, best first.
+ANCHORED, INCLUDED, BESIDE, RECENT, NAMED, REST = range(6)
+MAX_PER_TARGET = 4  # an include or import names at most this many files by its ending
+PACKAGE_FILES = ("__init__", "mod", "index")  # the file a package's import names, extension-less
+MAX_WORDS = 32  # the words of pending questions a path is matched against
+_WORD = re.compile(r"[a-z0-9]+")
+_HUMPS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_STOP = frozenset("the and for with from that this what where when which how does into are was not".split())
+
+
+def words_of(text: str) -> set[str]:
+    """The words of a question a file's path may hold (`RetryPolicy` -> retry, policy)."""
+    return {w for w in _WORD.findall(_HUMPS.sub(" ", text).lower()) if len(w) >= 3 and w not in _STOP}
+
+
+def _path_words(path: str) -> set[str]:
+    return set(_WORD.findall(_HUMPS.sub(" ", path).lower()))
+
+
+class Wants:
+    """What hosts asked while a first index runs: the paths their anchors name and the
+    words of their questions. Written by answers' threads, read by the indexer's."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.version = 0
+        self.paths: set[str] = set()
+        self.words: set[str] = set()
+        self.targets: set[str] = set()  # import or include texts of anchored files
+
+    def ask(self, paths=(), words=(), targets=()) -> None:
+        with self._lock:
+            before = (len(self.paths), len(self.words), len(self.targets))
+            self.paths.update(p for p in paths if p)
+            self.targets.update(targets)
+            for w in words:
+                if len(self.words) < MAX_WORDS:
+                    self.words.add(w)
+            if (len(self.paths), len(self.words), len(self.targets)) != before:
+                self.version += 1
+
+    def snapshot(self) -> tuple[int, frozenset[str], frozenset[str], frozenset[str]]:
+        with self._lock:
+            return self.version, frozenset(self.paths), frozenset(self.words), frozenset(self.targets)
+
+
+def _target_files(targets, by_ending: dict[str, list[str]]) -> set[str]:
+    """Files an include or import text names by its ending (`linux/sched.h`,
+    `pkg.mod` as `pkg/mod`): a guess, good enough to parse them early."""
+    found: set[str] = set()
+    for target in targets:
+        text = target.strip().strip("\"'<>").lstrip("./")
+        if not text:
+            continue
+        for ending in {text, text.replace(".", "/"), text.replace("::", "/")}:
+            found.update(by_ending.get(ending, ())[:MAX_PER_TARGET])
+            for package in PACKAGE_FILES:  # `import re` is re/__init__.py
+                found.update(by_ending.get(f"{ending}/{package}", ())[:MAX_PER_TARGET])
+            base = ending.rsplit("/", 1)[-1]
+            if "/" in ending:
+                continue
+            found.update(by_ending.get(base, ())[:MAX_PER_TARGET])
+    return found
+
+
+class FirstOrder:
+    """The files of a first index, yielded best first; `tier(path)` says where a file
+    stood. Iterated by the parser's feeder thread; re-ranks when `wants` changed."""
+
+    def __init__(self, todo: list[tuple[WalkedFile, str | None]], wants: Wants, recent: dict[str, float]):
+        self._left = {w.path: (w, d) for w, d in todo}
+        self._wants = wants
+        self._recent = recent
+        self._seen_version = -1
+        self._queue: list[str] = []
+        self._tiers: dict[str, int] = {}
+        self._by_ending: dict[str, list[str]] | None = None
+        self._lock = threading.Lock()
+
+    def _endings(self) -> dict[str, list[str]]:
+        """Every file under each of its path's endings and extension-less endings."""
+        if self._by_ending is None:
+            by_ending: dict[str, list[str]] = defaultdict(list)
+            for path in self._left:
+                parts = path.split("/")
+                for i in range(len(parts)):
+                    ending = "/".join(parts[i:])
+                    by_ending[ending].append(path)
+                    stem = posixpath.splitext(ending)[0]
+                    if stem != ending:
+                        by_ending[stem].append(path)
+            self._by_ending = by_ending
+        return self._by_ending
+
+    def _rank(self) -> None:
+        version, paths, words, targets = self._wants.snapshot()
+        self._seen_version = version
+        dirs = {posixpath.dirname(p.rstrip("/")) for p in paths} | {p.rstrip("/") for p in paths}
+        included = _target_files(targets, self._endings()) if targets else set()
+        tiers = {}
+        for path in self._left:
+            if path in paths:
+                tier = ANCHORED
+            elif path in included:
+                tier = INCLUDED
+            elif posixpath.dirname(path) in dirs or any(path.startswith(p.rstrip("/") + "/") for p in paths):
+                tier = BESIDE
+            elif path in self._recent:
+                tier = RECENT
+            elif words and words & _path_words(path):
+                tier = NAMED
+            else:
+                tier = REST
+            tiers[path] = tier
+        self._tiers = tiers
+        recent, left = self._recent, self._left
+
+        def key(path: str):
+            tier = tiers[path]
+            if tier == RECENT:
+                return (tier, -recent[path], path)
+            if tier == NAMED:
+                return (tier, -len(words & _path_words(path)), path)
+            return (tier, left[path][0].size, path)
+
+        self._queue = sorted(left, key=key, reverse=True)  # popped from the end
+
+    def tier(self, path: str) -> int:
+        with self._lock:
+            return self._tiers.get(path, REST)
+
+    def __iter__(self):
+        while True:
+            with self._lock:
+                if self._wants.version != self._seen_version:
+                    self._rank()
+                while self._queue and self._queue[-1] not in self._left:
+                    self._queue.pop()
+                if not self._queue:
+                    return
+                item = self._left.pop(self._queue.pop())
+            yield item
+
+    def discard(self, paths) -> None:
+        """Files indexed meanwhile (a query's anchors): not to be parsed again."""
+        with self._lock:
+            for path in paths:
+                self._left.pop(path, None)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._left)
