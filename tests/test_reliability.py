@@ -4,6 +4,7 @@ behind, errors a person can read, bad input a `bad_request` (issue 35, items 3 a
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import os
@@ -303,6 +304,27 @@ def test_r2_no_process_outlives_serve_stopped_during_its_first_index(tmp_path, p
     _wait_gone(kids | _children(p.proc.pid))
     stderr = p.proc.stderr.read().decode(errors="replace")
     assert "Traceback" not in stderr and "leaked" not in stderr, stderr
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_r2_a_signal_the_kernel_hands_to_another_thread_still_stops_serve(tmp_path, provider_factory, sig):
+    """A process-directed signal may land on any thread that does not block it; on
+    the indexer's, Python's handler waits for the main thread, blocked reading stdin
+    from a host that sends nothing more. tgkill() puts it on such a thread for sure."""
+    tgkill = getattr(ctypes.CDLL(None, use_errno=True), "tgkill", None)
+    if tgkill is None:
+        pytest.skip("this C library has no tgkill()")
+    p = provider_factory(_big_repo(tmp_path))
+    p.handshake()
+    _wait_for_workers(p.proc.pid, 3)  # the first index is under way: its threads exist
+    others = [int(t) for t in os.listdir(f"/proc/{p.proc.pid}/task") if int(t) != p.proc.pid]
+    assert others, "serve runs no thread besides the main one"
+    assert tgkill(p.proc.pid, others[0], sig) == 0, os.strerror(ctypes.get_errno())
+    try:
+        p.proc.wait(30)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"serve went on after {signal.Signals(sig).name} landed on thread {others[0]}")
+    assert "Traceback" not in p.proc.stderr.read().decode(errors="replace")
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])

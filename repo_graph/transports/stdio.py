@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import select
+import signal
 import sys
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
@@ -33,20 +34,72 @@ def write_all(fd: int, data: bytes) -> None:
             select.select([], [fd], [])
 
 
-def _lines(stream, limit: int):
-    """Yield (line, too_long) without ever holding more than `limit` bytes of one line."""
-    while True:
-        line = stream.readline(limit + 1)
-        if not line:
-            return
-        if len(line) > limit and not line.endswith(b"\n"):
-            while True:  # drain the rest of the over-long line
-                rest = stream.readline(_CHUNK)
-                if not rest or rest.endswith(b"\n"):
-                    break
-            yield b"", True
-            continue
-        yield line.rstrip(b"\r\n"), False
+def _lines(fd: int, limit: int):
+    """Yield (line, too_long) without ever holding much more than `limit` bytes of one line."""
+    buf = bytearray()
+    skipping = False  # the rest of an over-long line is being dropped
+    with _Wakeful(fd) as read:
+        while True:
+            end = buf.find(b"\n")
+            if end >= 0:
+                too_long = skipping or end > limit
+                line = b"" if too_long else bytes(buf[:end]).rstrip(b"\r")
+                del buf[: end + 1]
+                skipping = False
+                yield line, too_long
+                continue
+            if skipping or len(buf) > limit:
+                buf.clear()
+                skipping = True
+            chunk = read()
+            if not chunk:  # EOF: a last line without its newline still counts
+                if skipping or buf:
+                    yield (b"", True) if skipping else (bytes(buf).rstrip(b"\r"), False)
+                return
+            buf += chunk
+
+
+class _Wakeful:
+    """Reads of `fd` that a signal wakes wherever it lands. A signal the kernel hands
+    to another thread (the indexer's, a pool's) runs its Python handler only once the
+    main thread runs again; blocked in read() on a quiet host it never would, and a
+    Ctrl-C or SIGTERM went unanswered until stdin closed (R2). So reads wait in
+    select() beside the signal module's wake-up pipe."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.wake_r = self.wake_w = -1
+        self.before: int | None = None
+
+    def __enter__(self):
+        self.wake_r, self.wake_w = os.pipe()
+        for end in (self.wake_r, self.wake_w):
+            os.set_blocking(end, False)
+        try:
+            self.before = signal.set_wakeup_fd(self.wake_w, warn_on_full_buffer=False)
+        except ValueError:  # not the main thread: its signals are not ours to wait on
+            self.before = None
+        return self.read
+
+    def read(self) -> bytes:
+        while True:
+            ready, _, _ = select.select([self.fd, self.wake_r], [], [])
+            if self.wake_r in ready:  # the handler runs as this thread goes on: drain the pipe
+                try:
+                    os.read(self.wake_r, 512)
+                except BlockingIOError:
+                    pass
+            if self.fd in ready:
+                try:
+                    return os.read(self.fd, _CHUNK)
+                except BlockingIOError:  # a descriptor a parent left non-blocking
+                    continue
+
+    def __exit__(self, *exc) -> None:
+        if self.before is not None:
+            signal.set_wakeup_fd(self.before)
+        os.close(self.wake_r)
+        os.close(self.wake_w)
 
 
 def claim() -> int:
@@ -54,12 +107,11 @@ def claim() -> int:
     return _claim_stdout()
 
 
-def serve(session, *, wire: int | None = None, stdin=None, max_line_bytes: int = MAX_LINE_BYTES) -> int:
+def serve(session, *, wire: int | None = None, stdin_fd: int = 0, max_line_bytes: int = MAX_LINE_BYTES) -> int:
     from ..protocol import encode
     from ..protocol.errors import BAD_REQUEST
 
     wire = _claim_stdout() if wire is None else wire
-    stream = stdin or sys.stdin.buffer
 
     def send(envelope: dict) -> bool:
         try:
@@ -69,7 +121,7 @@ def serve(session, *, wire: int | None = None, stdin=None, max_line_bytes: int =
             return False
 
     try:
-        for line, too_long in _lines(stream, max_line_bytes):
+        for line, too_long in _lines(stdin_fd, max_line_bytes):
             if too_long:
                 if not send(encode.error(BAD_REQUEST, f"line longer than {max_line_bytes} bytes", None)):
                     return 0
