@@ -503,4 +503,13 @@ MUTANTS: list[Mutant] = [
         "damage raised like any other database error",
         ("tests/test_reliability.py::test_a_damaged_cache_is_set_aside_and_rebuilt_by_index",),
     ),
+    Mutant(
+        "R2-signal-wakes",
+        "serve stops on a signal whichever thread the kernel hands it to (R2)",
+        "repo_graph/transports/stdio.py",
+        "ready, _, _ = select.select([self.fd, self.wake_r], [], [])",
+        "ready = [self.fd]",
+        "stdin read without waiting beside the wake-up pipe",
+        ("tests/test_reliability.py::test_r2_a_signal_the_kernel_hands_to_another_thread_still_stops_serve",),
+    ),
 ]
