@@ -16,6 +16,17 @@ CODE = set(Registry().languages)
 DOCS = set(DOC_EXTENSIONS.values())
 
 
+def _as_next_release(index: RepoIndex) -> RepoIndex:
+    """The index as the next release opens it: one that extracts otherwise."""
+    index.rules_table = upgrades.bumped("extract", "next")
+    index._rules_by_language = None
+    return index
+
+
+def _next_release(repo, cache_dir) -> RepoIndex:
+    return _as_next_release(RepoIndex(repo, cache_dir=cache_dir))
+
+
 def test_a_reparse_rule_changes_the_digests_of_the_languages_it_reads_only():
     registry = Registry()
     before = upgrades.extraction_digests(registry)
@@ -78,8 +89,7 @@ def test_an_index_kept_under_the_same_rules_is_not_parsed_again(tmp_path):
     index.close()
     again = RepoIndex(repo, cache_dir=tmp_path / "cache")
     assert again.refresh().parsed == 0
-    again.rules_table = upgrades.bumped("extract", "next")
-    again._rules_by_language = None
+    _as_next_release(again)
     assert again.refresh().parsed == 2  # the Python files; the README stays
     again.close()
 
@@ -112,9 +122,7 @@ def test_an_upgrade_that_reparses_most_files_builds_beside_while_the_old_index_a
     index.refresh()
     index.close()
 
-    again = RepoIndex(repo, cache_dir=tmp_path / "cache")
-    again.rules_table = upgrades.bumped("extract", "next")
-    again._rules_by_language = None
+    again = _next_release(repo, tmp_path / "cache")
     again.ready.set()  # it was loaded complete: answering meanwhile
     seen, done = [], threading.Event()
 
@@ -137,9 +145,7 @@ def test_an_upgrade_that_reparses_most_files_builds_beside_while_the_old_index_a
     err = capfd.readouterr().err
     assert "building a new index beside the old one" in err and "swapped in the new index" in err
 
-    cold = RepoIndex(repo, cache_dir=tmp_path / "cold")
-    cold.rules_table = upgrades.bumped("extract", "next")
-    cold._rules_by_language = None
+    cold = _next_release(repo, tmp_path / "cold")
     cold.refresh()
     cold.close()
     upgraded, fresh = dump(db_path_for(repo, tmp_path / "cache")), dump(db_path_for(repo, tmp_path / "cold"))
@@ -158,9 +164,7 @@ def test_an_upgrade_without_room_beside_says_so_and_reparses_in_place(tmp_path, 
     index = RepoIndex(repo, cache_dir=tmp_path / "cache")
     index.refresh()
     index.close()
-    again = RepoIndex(repo, cache_dir=tmp_path / "cache")
-    again.rules_table = upgrades.bumped("extract", "next")
-    again._rules_by_language = None
+    again = _next_release(repo, tmp_path / "cache")
     real = shutil.disk_usage
     monkeypatch.setattr(shutil, "disk_usage", lambda p: real(p)._replace(free=1000))  # a nearly full disk
     summary = again.refresh()
