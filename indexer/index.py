@@ -17,6 +17,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path, PurePosixPath
 
 from grammars import Registry
@@ -92,56 +93,36 @@ def _some(paths: list[str]) -> str:
     return ", ".join(shown) + (f" and {more} more" if more else "")
 
 
-class _Beside:
-    """`read()` in a thread of its own (its own connection) while the caller walks;
-    result() waits for it and raises what it raised."""
+class _InThread:
+    """`work()` in a thread of its own (SQLite gives it its own connection) once
+    started; result() waits for it, or does it here when it never started, and
+    raises what it raised."""
 
-    def __init__(self, read):
-        self.value, self.error = None, None
-
-        def run():
-            try:
-                self.value = read()
-            except BaseException as exc:
-                self.error = exc
-
-        self.thread = threading.Thread(target=run, name="repo-graph-state", daemon=True)
-        self.thread.start()
-
-    def result(self):
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
-        return self.value
-
-
-class _IndexBuild:
-    """A bulk load's lookup indexes, rebuilt in a thread of their own once started
-    (its own connection; it holds the store's write lock meanwhile), or here at
-    finish() when nothing started them. finish() raises what the build raised."""
-
-    def __init__(self, store: Store):
-        self.store = store
+    def __init__(self, work, name: str):
+        self.work, self.name = work, name
         self.thread: threading.Thread | None = None
+        self.value: object = None
         self.error: BaseException | None = None
 
-    def _build(self) -> None:
+    def _run(self) -> None:
         try:
-            self.store.bulk_load(False)
+            self.value = self.work()
         except BaseException as exc:  # raised again in the thread that waits for it
             self.error = exc
 
-    def start(self) -> None:
-        self.thread = threading.Thread(target=self._build, name="repo-graph-indexes", daemon=True)
+    def start(self) -> _InThread:
+        self.thread = threading.Thread(target=self._run, name=self.name, daemon=True)
         self.thread.start()
+        return self
 
-    def finish(self) -> None:
+    def result(self):
         if self.thread is None:
-            self._build()
+            self._run()
         else:
             self.thread.join()
         if self.error is not None:
             raise self.error
+        return self.value
 
 
 def _alive(pid: int) -> bool:
@@ -544,7 +525,7 @@ class RepoIndex:
         self._resolve_again_if_rules_changed()
         # What the index knows is read beside the walk: both wait on the disk when its
         # pages are cold (the first run after a kernel's cold index: seconds each) [noop-state].
-        reading = _Beside(self.store.file_stats)
+        reading = _InThread(self.store.file_stats, "repo-graph-state").start()
         give_way = self.priority.give_way
         files = self.walked = []  # how far the walk is, for an answer deciding how long to wait
         self.todo_bytes = None
@@ -583,7 +564,7 @@ class RepoIndex:
             order = self._order = FirstOrder(todo, self.wants, recent)
             self.building = True
         lap("plan")
-        indexes = _IndexBuild(self.store) if bulk else None
+        indexes = _InThread(partial(self.store.bulk_load, False), "repo-graph-indexes") if bulk else None
         collecting = gc.isenabled()
         if bulk:
             self.store.bulk_load(True)
@@ -614,7 +595,7 @@ class RepoIndex:
         finally:
             self.building, self._order = False, None
             if indexes is not None:
-                indexes.finish()
+                indexes.result()
             if collecting:
                 gc.enable()
         if bulk:
@@ -742,7 +723,7 @@ class RepoIndex:
                 flush(final=True)
         flush()
 
-    def _link(self, lap, indexes: _IndexBuild | None = None) -> None:
+    def _link(self, lap, indexes: _InThread | None = None) -> None:
         """Resolve what the changes reach, and recompute the prior once enough changed.
         `indexes`: a first index's lookup indexes, built once the links are in, beside
         the prior's computation (SQLite builds them without the GIL; the prior only reads)
