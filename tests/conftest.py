@@ -238,6 +238,15 @@ class Provider:
         self.send(envelope)
         return self.recv()
 
+    def verify(self, *identities: tuple[str, str | None]) -> list[str]:
+        """The verdicts' statuses, in order, for (frame_id, content_digest) pairs."""
+        frames = [
+            {"provider_id": "repo-graph", "frame_id": fid, "content_digest": digest} for fid, digest in identities
+        ]
+        reply = self.ask({"type": "verify", "request": {"frames": frames}})
+        assert "response" in reply, reply
+        return [verdict["status"] for verdict in reply["response"]["verdicts"]]
+
     def handshake(self, version: str = "contextgraph/1.0-draft") -> dict:
         return self.ask({"type": "handshake", "protocol_version": version})
 

@@ -96,17 +96,7 @@ def test_boundary_a_directory_symlink_to_outside_is_not_followed(tmp_path, provi
         reply = p.query(goal="leak_marker_fn", anchors=[anchor], max_frames=5, max_tokens=999)
         assert "outside" not in _contents(reply), anchor
     digest = "sha256:" + hashlib.sha256(LEAK.encode()).hexdigest()
-    verdict = p.ask(
-        {
-            "type": "verify",
-            "request": {
-                "frames": [
-                    {"provider_id": "repo-graph", "frame_id": "ext/s.py#leak_marker_fn", "content_digest": digest}
-                ]
-            },
-        }
-    )
-    assert verdict["response"]["verdicts"][0]["status"] == "gone"
+    assert p.verify(("ext/s.py#leak_marker_fn", digest)) == ["gone"]
     assert p.close() == 0
     assert _indexed_paths(home) == {"a.py"}
 
@@ -124,17 +114,7 @@ def test_boundary_verify_of_a_file_outside_is_gone_and_leaves_no_trace_in_the_ca
         str(out / "s.py") + "#leak_marker_fn",
         "a.py/../../out/s.py#x",
     ]
-    reply = p.ask(
-        {
-            "type": "verify",
-            "request": {
-                "frames": [
-                    {"provider_id": "repo-graph", "frame_id": i, "content_digest": "sha256:" + file_digest} for i in ids
-                ]
-            },
-        }
-    )
-    assert [v["status"] for v in reply["response"]["verdicts"]] == ["gone"] * len(ids)
+    assert p.verify(*((i, "sha256:" + file_digest) for i in ids)) == ["gone"] * len(ids)
     assert p.close() == 0
     # No digest oracle: neither the file's sha256 nor its path is written anywhere in the cache.
     for path in _cache_files(home):
@@ -156,18 +136,8 @@ def test_boundary_an_ignored_directory_is_not_served_through_a_symlink_to_it(tmp
     for anchors in (["s2/key.py"], ["s2"], ["secrets/key.py"], ["secrets"], [(repo / "s2" / "key.py").as_uri()], []):
         reply = p.query(goal="secret_token_fn hunter2", anchors=anchors, max_frames=5, max_tokens=999)
         assert "hunter2" not in _contents(reply), anchors
-    reply = p.ask(
-        {
-            "type": "verify",
-            "request": {
-                "frames": [
-                    {"provider_id": "repo-graph", "frame_id": fid, "content_digest": "sha256:" + "0" * 64}
-                    for fid in ("s2/key.py#secret_token_fn", "secrets/key.py#secret_token_fn")
-                ]
-            },
-        }
-    )
-    assert [v["status"] for v in reply["response"]["verdicts"]] == ["gone", "gone"]
+    zeros = "sha256:" + "0" * 64
+    assert p.verify(("s2/key.py#secret_token_fn", zeros), ("secrets/key.py#secret_token_fn", zeros)) == ["gone", "gone"]
 
 
 def test_boundary_a_symlink_inside_to_a_file_inside_names_that_file(tmp_path, provider_factory):
@@ -288,21 +258,7 @@ def test_boundary_every_utf8_file_name_round_trips_through_id_uri_anchor_and_ver
         for anchor in (frame["uri"], frame["id"], name, str(repo / name)):
             anchored = p.query(goal="unrelated words", anchors=[anchor], max_frames=2, max_tokens=2000)
             assert anchored["result"]["frames"][0]["id"].startswith(name), (name, anchor)
-        verdict = p.ask(
-            {
-                "type": "verify",
-                "request": {
-                    "frames": [
-                        {
-                            "provider_id": "repo-graph",
-                            "frame_id": frame["id"],
-                            "content_digest": frame["content_digest"],
-                        }
-                    ]
-                },
-            }
-        )
-        assert verdict["response"]["verdicts"][0]["status"] == "valid", name
+        assert p.verify((frame["id"], frame["content_digest"])) == ["valid"], name
 
 
 def test_boundary_a_file_name_that_is_not_utf8_is_skipped_with_one_warning(tmp_path, home):

@@ -16,7 +16,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from .conftest import REPO_ROOT, host_env, make_repo, query_when_ready
+from .conftest import REPO_ROOT, host_env, make_repo, query_when_ready, run_cli
 from .test_watch import eventually
 
 
@@ -89,13 +89,8 @@ def test_sigkill_mid_index_then_restart_answers_correctly(tmp_path, provider_fac
 def test_serve_on_an_indexed_repository_loads_instead_of_parsing(tmp_path, provider_factory):
     repo = generated_repo(tmp_path / "repo", 50)
     cache = tmp_path / "cache"
-    subprocess.run(
-        [sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
-        env=host_env(tmp_path),
-        cwd=REPO_ROOT,
-        check=True,
-        capture_output=True,
-    )
+    done = run_cli(tmp_path, "index", str(repo), "--cache-dir", str(cache), "-q")
+    assert done.returncode == 0, done.stderr
     p = provider_factory(repo, args=["--cache-dir", str(cache)])
     p.handshake()
     assert p.query(goal="unique needle")["result"]["frames"]

@@ -517,19 +517,12 @@ def test_a_query_during_a_first_index_that_cannot_finish_is_answered_from_what_i
     says the answer was partial; once the lock is let go, the index completes and
     answers are whole again (no partial line for them)."""
     import sqlite3
-    import subprocess
-    import sys
 
-    from .conftest import REPO_ROOT, host_env
+    from .conftest import run_cli
 
     cache = tmp_path / "cache"
-    subprocess.run(
-        [sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
-        env=host_env(tmp_path),
-        cwd=REPO_ROOT,
-        check=True,
-        capture_output=True,
-    )
+    done = run_cli(tmp_path, "index", str(repo), "--cache-dir", str(cache), "-q")
+    assert done.returncode == 0, done.stderr
     (db,) = cache.glob("*.sqlite3")
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("DELETE FROM meta WHERE key='complete'")  # as a first index stopped halfway leaves it

