@@ -775,25 +775,18 @@ def run_repo_graph(snaps: Snapshots, case: Case, anchor: str | None, kinds: tupl
     provider = (
         snaps.provider if weights is None else RepoProvider(snaps.index, snaps.provider.tokenizer, weights=weights)
     )
-    big = provider.query(
-        ContextQuery(
-            goal=case.query,
-            query_text=case.query,
-            max_frames=RANK_FRAMES,
-            max_tokens=RANK_TOKENS,
-            anchors=anchors,
-            kinds=kinds,
+    big, small = (
+        provider.query(
+            ContextQuery(
+                goal=case.query,
+                query_text=case.query,
+                max_frames=frames,
+                max_tokens=tokens,
+                anchors=anchors,
+                kinds=kinds,
+            )
         )
-    )
-    small = provider.query(
-        ContextQuery(
-            goal=case.query,
-            query_text=case.query,
-            max_frames=BUDGET_FRAMES,
-            max_tokens=BUDGET,
-            anchors=anchors,
-            kinds=kinds,
-        )
+        for frames, tokens in ((RANK_FRAMES, RANK_TOKENS), (BUDGET_FRAMES, BUDGET))
     )
     ranked = [frame_path(f) for f in big.frames]
     packed = [(frame_path(f), tokens_of(f.content)) for f in small.frames]
