@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 _TEST_PREFIXES = ("test_", "tests_")
 _TEST_SUFFIXES = ("_test", "_tests", "_spec", "Test", "Tests", "Spec")
 _TEST_INFIXES = frozenset({"test", "spec"})  # x.test.ts, x.spec.js
+_TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testdata"})  # express's test/req.ip.js
 
 
 def test_subject(path: str) -> tuple[str, bool]:
@@ -38,4 +39,4 @@ def stems_about(subject: str) -> list[str]:
 
 
 def is_test(path: str) -> bool:
-    return test_subject(path)[1] or "/tests/" in f"/{path}"
+    return test_subject(path)[1] or not _TEST_DIRS.isdisjoint(path.split("/")[:-1])

@@ -5,6 +5,7 @@ best matches an unanchored question leans on (feedback) stay the best matches.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ from .weights import Weights
 if TYPE_CHECKING:
     from indexer.graph import NodeRow
 
+_TESTING = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures"})
 _ASKING = frozenset({"how", "what", "where", "why", "when", "which", "who", "can", "could", "should"})
 
 
@@ -27,19 +29,27 @@ def asks_how(text: str) -> bool:
     return bool(words) and (text.rstrip().endswith("?") or words[0].lower().strip(",:") in _ASKING)
 
 
+def about_tests(text: str) -> bool:
+    """A question that asks about the tests themselves keeps them at full weight."""
+    return not _TESTING.isdisjoint(w.lower() for w in re.findall(r"[A-Za-z]+", text))
+
+
 def file_factors(
-    reads: IndexReads, paths: Mapping[int, str], w: Weights, trace: Trace | None = None
+    reads: IndexReads, paths: Mapping[int, str], w: Weights, trace: Trace | None = None, *, question: bool = False
 ) -> dict[int, float]:
-    """file rowid -> the product of its file's factors, applied in this order."""
+    """file rowid -> the product of its file's factors, applied in this order.
+    `question`: a question not about tests, whose test files count less."""
     factor = {f: w.release_notes_factor if reads.is_release_notes(p) else 1.0 for f, p in paths.items()}
     if trace is not None:
         for f, p in paths.items():
             if factor[f] != 1.0:
                 trace.factor(p, "release notes", factor[f], file=True)
+    tests = w.question_test_factor if question else 1.0
     for name, value, which in (
         ("generated", w.generated_factor, _generated),
         ("vendored", w.vendored_factor, _vendored),
         ("translation", w.translation_factor, _translations),
+        ("a test, for a question", tests, _tests),
     ):
         if value != 1.0:
             for f in which(reads, paths):
@@ -59,6 +69,11 @@ def _vendored(reads: IndexReads, paths: Mapping[int, str]):
     return [f for f, p in paths.items() if reads.is_vendored(p)]
 
 
+def _tests(reads: IndexReads, paths: Mapping[int, str]):
+    """[question-tests]: test files (indexer/subjects.py), which name behaviour in English."""
+    return [f for f, p in paths.items() if reads.is_test(p)]
+
+
 def _translations(reads: IndexReads, paths: Mapping[int, str]):
     """[translations]: README.de.md beside README.md (indexer/sections.py)."""
     return reads.translations(paths)
@@ -73,13 +88,17 @@ def unlinked_docs(reads: IndexReads, lex: dict[str, float], w: Weights, trace: T
             trace.factor(node_id, "doc naming no code", w.unlinked_doc_factor)
 
 
-def change_docs(nodes: Mapping[int, NodeRow], lex: dict[str, float], w: Weights, trace: Trace | None = None) -> None:
-    """[change-doc]: a change to make is made in code: a doc section's match counts less."""
+def docs(
+    nodes: Mapping[int, NodeRow], lex: dict[str, float], factor: float, asked: bool, trace: Trace | None = None
+) -> None:
+    """[change-doc] a change to make is made in code; [question-doc] a question is
+    answered by code and one guide (tiers.lift_best_guide): a doc section's match
+    counts `factor` of itself."""
     for node in nodes.values():
         if node.kind == "section":
-            lex[node.id] *= w.change_doc_factor
+            lex[node.id] *= factor
             if trace is not None:
-                trace.factor(node.id, "doc, for a change", w.change_doc_factor)
+                trace.factor(node.id, "doc, for a question" if asked else "doc, for a change", factor)
 
 
 def recent(

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .adjustments import asks_how, file_factors
+from .adjustments import about_tests, asks_how, file_factors
 from .explain import Trace
 from .fusion import fuse
 from .reads import IndexReads
@@ -171,7 +171,7 @@ def lexical(
     key = fuse(match, close[file_index], w)
     keep = _unique(np.concatenate((_top(key, w.max_candidates), _top(match, w.ppr_lexical_seeds))))
     paths = reads.ids_of_rowids(int(f) for f in _unique(file_of_node[keep]))
-    factor = file_factors(reads, paths, w, trace)
+    factor = file_factors(reads, paths, w, trace, question=asks_how(text) and not about_tests(text))
     out = {}
     for i in keep:
         f = int(file_of_node[i])

@@ -147,8 +147,9 @@ def _candidates(q: _Query, related: dict[str, float]) -> tuple[dict[str, NodeRow
         q.trace.rowid_of.update((node.id, rowid) for rowid, node in pre_nodes.items())
     if w.unlinked_doc_factor != 1.0 and not q.asked:
         adjustments.unlinked_docs(reads, lex, w, q.trace)
-    if w.change_doc_factor != 1.0 and not q.asked:
-        adjustments.change_docs(pre_nodes, lex, w, q.trace)
+    doc_factor = w.question_doc_factor if q.asked else w.change_doc_factor
+    if doc_factor != 1.0:
+        adjustments.docs(pre_nodes, lex, doc_factor, q.asked, q.trace)
     if w.w_recent and not q.seeds and reads.has_history():  # a checkout, not a tarball
         adjustments.recent(reads, pre_nodes, lex, q.asked, w, q.trace)
     return {n.id: n for n in pre_nodes.values()}, lex

@@ -75,7 +75,7 @@ def lift_best_guide(
     read best first."""
     if not lex:
         return
-    floor = w.question_doc_min * max(lex.values())
+    floor = w.question_doc_min * w.question_doc_factor * max(lex.values())  # the guide's match, before its factor
     guides = [
         i
         for i, c in enumerate(out)

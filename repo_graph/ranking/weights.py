@@ -88,6 +88,8 @@ class Weights:
     vendored_factor: float = 0.5  # copied-in code answers the project's questions too well [vendored]
     unlinked_doc_factor: float = 0.4  # a doc section naming no code is rarely a change's context [unlinked-doc]
     change_doc_factor: float = 0.5  # a change to make is made in code [change-doc]
+    question_doc_factor: float = 0.3  # a question's doc sections, beside the guide lifted [question-doc]
+    question_test_factor: float = 0.3  # tests name behaviour in English; a question asks for the code [question-tests]
     w_recent: float = 0.5  # unanchored: a file alive lately wins a tie [recent]
     recent_changes_full: float = 2.0  # recent changes that count in full [recent]
     # -- tiers ---------------------------------------------------------------------------
