@@ -24,6 +24,14 @@ def tiered(fused: float, hop: int | None, w: Weights) -> float:
     return w.tier_split + (1 - w.tier_split) * fused if anchored(hop) else w.tier_split * fused
 
 
+def answers(c: Candidate, lex: dict[str, float], w: Weights) -> float:
+    """How well a candidate matches a question, its doc section's factor
+    ([question-doc]) undone: the factor orders the frames, and the bars of what a
+    question is sent (its anchored neighbours, its guide) read the match itself."""
+    match = lex.get(c.node.id, 0.0)
+    return match / w.question_doc_factor if c.node.kind == "section" and w.question_doc_factor else match
+
+
 def worth_sending(
     scored: list[tuple[Candidate, float]],
     lex: dict[str, float],
@@ -40,9 +48,7 @@ def worth_sending(
     out: list[Candidate] = []
     unsent: list[Candidate] = []
     for c, fused in scored:
-        weak = (
-            lex.get(c.node.id, 0.0) < w.anchored_neighbour_match if question else fused < w.neighbour_bar * best_outside
-        )
+        weak = answers(c, lex, w) < w.anchored_neighbour_match if question else fused < w.neighbour_bar * best_outside
         (unsent if c.hop == 1 and c.node.path not in anchor_files and weak else out).append(c)
     if unsent and not any(anchored(c.hop) for c in out):
         kept = min(unsent, key=lambda c: (-c.score, c.node.id))
@@ -75,15 +81,15 @@ def lift_best_guide(
     read best first."""
     if not lex:
         return
-    floor = w.question_doc_min * w.question_doc_factor * max(lex.values())  # the guide's match, before its factor
+    floor = w.question_doc_min * max(lex.values())
     guides = [
         i
         for i, c in enumerate(out)
-        if c.node.kind == "section" and lex.get(c.node.id, 0.0) >= floor and not reads.is_release_notes(c.node.path)
+        if c.node.kind == "section" and answers(c, lex, w) >= floor and not reads.is_release_notes(c.node.path)
     ]
     if not guides:
         return
-    best = max(guides, key=lambda i: (lex[out[i].node.id], -i))
+    best = max(guides, key=lambda i: (answers(out[i], lex, w), -i))
     if best <= w.question_doc_place:
         return
     guide = out.pop(best)
