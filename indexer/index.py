@@ -537,6 +537,11 @@ class RepoIndex:
         lap("state")
         self._say_once("unreadable-dirs", report.unreadable_dirs, "cannot list {n} director{ies}: {some}")
         self._say_once(
+            "ignore-lines",
+            sorted(self.rules.skipped),
+            "skipped lines no pattern can mean (git skips them too) in {n} ignore file{s}: {some}",
+        )
+        self._say_once(
             "not-utf8",
             report.not_utf8,
             "skipped {n} file name{s} that are not UTF-8 (no id or URI can carry them): {some}",

@@ -96,6 +96,7 @@ class IgnoreRules:
     def __init__(self, root: Path):
         self.root = Path(root)
         self._specs: dict[str, pathspec.GitIgnoreSpec | None] = {}
+        self.skipped: dict[str, list[str]] = {}  # ignore file -> the lines git skips too ("!", a lone "\\")
 
     def _read(self, *parts: str) -> pathspec.GitIgnoreSpec | None:
         try:
@@ -106,7 +107,20 @@ class IgnoreRules:
             return None
         import pathspec
 
-        return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+        try:
+            return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+        except ValueError:  # pathspec's GitIgnorePatternError: one line no pattern can mean
+            pass
+        kept, bad = [], []
+        for line in lines:
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+            except ValueError:
+                bad.append(line)
+            else:
+                kept.append(line)
+        self.skipped["/".join(p for p in parts if p)] = bad  # git skips such a line and reads the rest: so do we
+        return pathspec.GitIgnoreSpec.from_lines(kept) if kept else None
 
     def _cached(self, key: str, *parts: str) -> pathspec.GitIgnoreSpec | None:
         # One lookup, then the local value: another thread (the watcher, a query's
@@ -134,6 +148,7 @@ class IgnoreRules:
 
     def invalidate(self) -> None:
         self._specs.clear()
+        self.skipped.clear()
 
     def chain(self, rel_dir: str) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
         """The rules in force inside rel_dir, shallowest first."""

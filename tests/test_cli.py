@@ -77,6 +77,24 @@ def test_index_respects_gitignore_binary_and_size_cap(repo, home):
     assert "build/generated.py" not in out.stdout
 
 
+def test_an_ignore_line_no_pattern_can_mean_is_skipped_as_git_skips_it(repo, home):
+    """psf/black keeps a `.gitignore` holding only `!` among its test data: git skips
+    such a line and reads the rest of the file; the index must not fail on it (it did:
+    "indexing failed: GitIgnorePatternError"), and one line says what was skipped."""
+    (repo / ".gitignore").write_text("!\nbuild/\n*.log\n")
+    nested = repo / "tests" / "data" / "invalid"
+    nested.mkdir(parents=True)
+    (nested / ".gitignore").write_text("!\n")
+    (nested / "kept.py").write_text("def kept_function():\n    return 1\n")
+    out = run(["index", str(repo), "--json"], home)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["ignored"] >= 2  # build/ and debug.log: the other lines still hold
+    warning = next(line for line in out.stderr.splitlines() if "no pattern can mean" in line)
+    assert warning.endswith("in 2 ignore files: .gitignore, tests/data/invalid/.gitignore"), warning
+    found = run(["query", str(repo), "kept_function", "--json"], home).stdout
+    assert "tests/data/invalid/kept.py" in found and "build/generated.py" not in found
+
+
 def test_query_prints_frames_for_a_person(repo, home):
     out = run(["query", str(repo), "retry policy", "--max-tokens", "400"], home)
     assert out.returncode == 0, out.stderr
