@@ -545,20 +545,16 @@ def test_a_question_about_behaviour_gets_the_code_before_the_tests_that_name_it(
     from indexer.subjects import is_test
     from repo_graph import ranking
 
-    index = RepoIndex(
-        make_repo(
-            tmp_path / "proxy",
-            {
-                "lib/request.js": "// The protocol of the request: https when a trusted proxy says so.\n"
-                "function protocol(req) {\n  return req.proxy ? req.forwarded : req.scheme;\n}\n",
-                "test/req.protocol.js": 'describe("req.protocol when behind a trusted proxy", function () {\n'
-                '  it("should return the protocol the proxy forwarded when trust proxy is enabled", function () {\n'
-                '    request(app).get("/").set("X-Forwarded-Proto", "https").expect("https");\n  });\n});\n',
-            },
-        ),
-        cache_dir=tmp_path / "cache",
+    index = indexed(
+        tmp_path,
+        {
+            "lib/request.js": "// The protocol of the request: https when a trusted proxy says so.\n"
+            "function protocol(req) {\n  return req.proxy ? req.forwarded : req.scheme;\n}\n",
+            "test/req.protocol.js": 'describe("req.protocol when behind a trusted proxy", function () {\n'
+            '  it("should return the protocol the proxy forwarded when trust proxy is enabled", function () {\n'
+            '    request(app).get("/").set("X-Forwarded-Proto", "https").expect("https");\n  });\n});\n',
+        },
     )
-    index.refresh()
 
     def first(text, weights=ranking.DEFAULT):
         return ranking.rank(index, text, set(), weights=weights)[0].node.path
