@@ -948,6 +948,7 @@ class RepoIndex:
             self._wrote = False
         sys.stderr.write("repo-graph: swapped in the new index\n")
         caught_up = self.refresh(progress, executor, count=count)
+        built.database = caught_up.database  # the index's own name, not the file it was built in
         built.seconds = round(built.seconds + caught_up.seconds, 3)
         built.parsed += caught_up.parsed
         built.removed += caught_up.removed

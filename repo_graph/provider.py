@@ -79,7 +79,13 @@ class RepoProvider:
                     return
                 finally:
                     self._opened.set()
-            if self.index.load():
+            try:
+                loaded = self.index.load()
+            except Exception as exc:  # a cache that fails even to be read: say so; answers say it too
+                sys.stderr.write(f"repo-graph: error: cannot load the index: {_cause(exc, self.index)}\n")
+                self.index.ready.set()
+                return
+            if loaded:
                 sys.stderr.write("repo-graph: loaded the persisted index; checking for changes\n")
             if self.index.ready.is_set():
                 # Answer from the loaded index first: the tokenizer loads and a query

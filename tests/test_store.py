@@ -3,7 +3,12 @@ structural edges (a view over the nodes) counted as the view lists them."""
 
 from __future__ import annotations
 
+import gc
 import json
+import os
+import threading
+
+import pytest
 
 from indexer.index import RepoIndex
 
@@ -64,3 +69,37 @@ def test_edge_count_holds_for_a_file_whose_name_has_a_hash(tmp_path):
     summary = index.refresh()
     assert summary.edges == len(index.store.all_edges())
     index.close()
+
+
+def _open_files(prefix: str) -> list[str]:
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(prefix):
+            found.append(target)
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to list open files")
+def test_a_thread_that_ended_leaves_its_connection_closed_with_the_collector_off(tmp_path):
+    """A connection is in a cycle with its statement cache: left to itself it outlives
+    the thread that opened it until the cyclic collector runs, which a first index
+    turns off. Its file then stays open, and a rebuild renamed over it (an upgrade
+    beside) made every later open of the index fail with a disk I/O error."""
+    from indexer.store import Store
+
+    path = tmp_path / "index.sqlite3"
+    store = Store(path)
+    gc.disable()
+    try:
+        for _ in range(3):
+            reader = threading.Thread(target=store.file_count)
+            reader.start()
+            reader.join()
+        store.close()
+        assert _open_files(str(path)) == []
+    finally:
+        gc.enable()

@@ -190,3 +190,65 @@ def test_an_index_from_before_the_directory_table_gets_one_on_open(tmp_path):
     assert sorted(again.store.paths_named("a", 10)) == ["a/b/c.py", "a/d.py"]
     assert again.store.paths_named("b", 10) == ["a/b/c.py"]
     again.close()
+
+
+# The next release's `repo-graph serve`: this one with its extraction rule a version on,
+# so every file parses again (benchmarks/upgrade.py launches the same).
+NEXT_RELEASE_SERVE = (
+    "import sys; from indexer import upgrades; from indexer.index import RepoIndex; "
+    "RepoIndex.rules_table = upgrades.bumped('extract', 'next'); "
+    "from repo_graph.cli import main; sys.exit(main())"
+)
+
+
+def test_an_upgrade_under_serve_answers_every_question_throughout_and_swaps_in(tmp_path, home, envelope_validator):
+    """Issue 40, as a host meets it: the next release's serve, over real pipes, on an
+    index the last release made. Every question asked while it parses everything
+    again beside the old index is answered whole (the anchored file's frames), the
+    new index is swapped in, and serve keeps answering from it."""
+    import json
+    import sys
+    import threading
+    import time
+
+    from .conftest import REPO_ROOT, assert_schema_valid, host_env, run_cli
+    from .test_progressive import generated
+
+    repo = generated(tmp_path / "repo", 700, functions=4)
+    assert run_cli(home, "index", str(repo), "-q").returncode == 0
+    proc = subprocess.Popen(
+        [sys.executable, "-c", NEXT_RELEASE_SERVE, "serve", str(repo), "--no-watch"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=host_env(home),
+        cwd=str(REPO_ROOT),
+    )
+    err: list[str] = []
+    threading.Thread(target=lambda: err.extend(line.decode() for line in proc.stderr), daemon=True).start()
+
+    def ask(envelope: dict) -> dict:
+        proc.stdin.write(json.dumps(envelope).encode() + b"\n")
+        proc.stdin.flush()
+        reply = json.loads(proc.stdout.readline())
+        assert_schema_valid(envelope_validator, reply)
+        return reply
+
+    try:
+        assert ask({"type": "handshake", "protocol_version": "contextgraph/1.0"})["type"] == "handshake_ack"
+        question = {"goal": "what does fn_150_2 call", "anchors": ["pkg3/m150.py"], "max_frames": 8, "max_tokens": 3000}
+        replies, after, deadline = [], 0, time.monotonic() + 240
+        while after < 2 and time.monotonic() < deadline:
+            after += any("index ready" in line for line in err)
+            replies.append(ask({"type": "query", "id": f"q{len(replies)}", "query": question}))
+            time.sleep(0.2)
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    text = "".join(err)
+    assert "building a new index beside the old one" in text and "swapped in the new index" in text, text
+    assert "error" not in text, text
+    assert len(replies) > 2, "no question was asked while the upgrade ran"
+    for reply in replies:
+        assert reply["type"] == "frames", reply
+        assert any(f["id"].startswith("pkg3/m150.py#") for f in reply["result"]["frames"]), reply

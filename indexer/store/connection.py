@@ -23,13 +23,23 @@ CACHE_KIB = 65536  # a connection's page cache: writers rewrite the same index p
 
 class _Held:
     """A thread's connection. Only its thread's locals hold it, so when the thread
-    ends, the connection is closed with it; the store keeps a weak reference."""
+    ends, it closes the connection; the store keeps a weak reference."""
 
     __slots__ = ("db", "generation", "__weakref__")
 
     def __init__(self, db: sqlite3.Connection, generation: int):
         self.db = db
         self.generation = generation
+
+    def __del__(self) -> None:
+        # Closed here, not left to the connection's own end: a connection is in a cycle
+        # with its statement cache, so it outlives its thread until the cyclic collector
+        # runs (off during a first index), its file still open. A rebuild's file renamed
+        # over the index while such a connection held it made every later open fail.
+        try:
+            self.db.close()
+        except sqlite3.Error:
+            pass
 
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
