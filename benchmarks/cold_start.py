@@ -61,12 +61,13 @@ def env() -> dict:
 
 
 class Served:
-    """`repo-graph serve` on `root`, its stderr lines timestamped from the spawn."""
+    """`repo-graph serve` on `root`, its stderr lines timestamped from the spawn.
+    `launch`: how Python starts it (`-c CODE` runs another release's serve)."""
 
-    def __init__(self, root: Path, cache: Path):
+    def __init__(self, root: Path, cache: Path, launch: tuple[str, ...] = ("-m", "repo_graph")):
         self.t0 = time.monotonic()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "repo_graph", "serve", str(root), "--no-watch", "--cache-dir", str(cache)],
+            [sys.executable, *launch, "serve", str(root), "--no-watch", "--cache-dir", str(cache)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -76,11 +77,13 @@ class Served:
         self.ready_at: float | None = None
         self.partial_lines = 0
         self.errors: list[str] = []
+        self.lines: list[str] = []
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
     def _read_stderr(self) -> None:
         for raw in self.proc.stderr:
             line = raw.decode(errors="replace")
+            self.lines.append(line)
             if "index ready" in line and self.ready_at is None:
                 self.ready_at = time.monotonic() - self.t0
             elif "partial answer" in line:
