@@ -154,19 +154,14 @@ ALL_SYSTEMS = (
     "repo-graph:no-said",
     "repo-graph:co-change-3",
     "repo-graph:co-change-12",
-    "repo-graph:no-feedback",
-    "repo-graph:feedback-0.25",
-    "repo-graph:feedback-1",
     "repo-graph:no-mention",
     "repo-graph:mention-code",
     "repo-graph:mention-all",
     "repo-graph:mcp",
 )
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
-# "lexical" is BM25F alone (no closeness to the anchors, nor to the best matches, nor
-# the files' commit messages);
-# plain repo-graph adds the graph; "no-feedback" drops the closeness to the best
-# matches of an unanchored question; "no-mention" stops a `Type.member` the question
+# "lexical" is BM25F alone (no closeness to the anchors, nor the files' commit
+# messages); plain repo-graph adds the graph; "no-mention" stops a `Type.member` the question
 # names from leading, and "mention-code" / "mention-all" let more code forms lead
 # (backticks; any snake_case or CamelCase word). The G4 tiers stay: the protocol
 # requires them. (The PageRank prior in the fused score, "prior", went with its weight:
@@ -185,9 +180,6 @@ ABLATIONS = {
     "repo-graph:no-recent": {"w_recent": 0.0},  # unanchored: recent changes weigh nothing
     "repo-graph:co-change-3": {"w_co_change": 3.0},  # co-change weights beside the default (6)
     "repo-graph:co-change-12": {"w_co_change": 12.0},
-    "repo-graph:no-feedback": {"w_feedback": 0.0},  # unanchored: no closeness to the best matches
-    "repo-graph:feedback-0.25": {"w_feedback": 0.25},  # feedback weights beside the default (0.5)
-    "repo-graph:feedback-1": {"w_feedback": 1.0},
     "repo-graph:no-namesake": {"w_namesake": 0.0},  # anchored: a file of the same name elsewhere weighs nothing
     "repo-graph:no-mention": {"mention_match": 0.0},  # a `Type.member` the question names does not lead
     "repo-graph:mention-code": {"mention_forms": ("backticks", "qualified")},  # backticked names lead too
@@ -1467,7 +1459,7 @@ def main(argv=None) -> int:
         default=",".join(DEFAULT_SYSTEMS),
         help=f"comma-separated, from {','.join(ALL_SYSTEMS)}, or repo-graph with weights "
         "of repo_graph.ranking.Weights set for a sweep, code frames only or not: "
-        "repo-graph:w_proximity=0.1+w_feedback=1, repo-graph:code+w_proximity=0.1",
+        "repo-graph:w_proximity=0.1+w_co_change=3, repo-graph:code+w_proximity=0.1",
     )
     parser.add_argument("--aider-python", help="the python of an environment with aider-chat")
     parser.add_argument("--tmp", help="where the temporary work trees and caches go (default: $TMPDIR)")

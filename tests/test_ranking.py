@@ -54,26 +54,6 @@ def test_when_every_term_is_common_the_files_with_most_of_them_are_read(tmp_path
     index.close()
 
 
-def test_unanchored_question_favours_what_the_best_match_leads_to(provider_factory, tmp_path):
-    """Without anchors the best-matching files stand in for them (pseudo-relevance
-    feedback): of two equal matches, the one the best match imports and calls ranks
-    first, though the other one's name sorts first."""
-    repo = make_repo(
-        tmp_path / "fb",
-        {
-            "app.py": "from zz_helpers import quota\n\n\ndef enforce_rate_limit_quota():\n"
-            '    """Enforce the rate limit quota."""\n    return quota()\n',
-            "zz_helpers.py": "def quota():\n    return 10\n",
-            "aa_other.py": "def quota():\n    return 10\n",
-        },
-    )
-    p = provider_factory(repo)
-    p.handshake()
-    ids = [f["id"] for f in p.query(goal="rate limit quota", max_frames=10)["result"]["frames"]]
-    assert ids[0] == "app.py#enforce_rate_limit_quota"
-    assert ids.index("zz_helpers.py#quota") < ids.index("aa_other.py#quota")
-
-
 def test_a_name_spelled_with_its_namespace_finds_its_definition(tmp_path):
     """PHP, Java and Python name a symbol through the directories it lives in; Ruby
     names nest modules a question may leave out."""
@@ -207,8 +187,8 @@ def test_g3_a_file_and_its_test_are_related_both_ways(tmp_path, source, test):
 
     files = {source: "x = 1\n", test: "y = 2\n", "other/unrelated.py": "z = 3\n", "other/auth_notes.py": "w = 4\n"}
     index = indexed(tmp_path, files)
-    assert max(related_files(index, {source}, by_place=False).items(), key=lambda kv: kv[1])[0] == test
-    assert max(related_files(index, {test}, by_place=False).items(), key=lambda kv: kv[1])[0] == source
+    assert max(related_files(index, {source}).items(), key=lambda kv: kv[1])[0] == test
+    assert max(related_files(index, {test}).items(), key=lambda kv: kv[1])[0] == source
     index.close()
 
 
@@ -230,7 +210,6 @@ def test_g3_a_namesake_in_another_directory_is_related_unless_the_name_is_everyw
     related = related_files(index, {"binding/yaml.go"})
     assert related["render/yaml.go"] == 1.0
     assert "render/json.go" not in related
-    assert "render/yaml.go" not in related_files(index, {"binding/yaml.go"}, by_place=False)
     assert max(related_files(index, {"src/queue.c"}).items(), key=lambda kv: kv[1])[0] == "include/queue.h"
     generic = related_files(index, {"examples/e0/index.js"})
     assert not any(path.endswith("index.js") for path in generic)

@@ -59,10 +59,8 @@ def said_match(index: Index, wanted: list[str], *, weights: Weights = DEFAULT) -
     return _lexical.said_match(index.graph, wanted, w=weights)
 
 
-def related_files(
-    index: Index, anchor_files: set[str], *, by_place: bool = True, weights: Weights = DEFAULT
-) -> dict[str, float]:
-    return _related.related_files(index.graph, anchor_files, by_place=by_place, w=weights)
+def related_files(index: Index, anchor_files: set[str], *, weights: Weights = DEFAULT) -> dict[str, float]:
+    return _related.related_files(index.graph, anchor_files, w=weights)
 
 
 def mentioned(index: Index, text: str, *, weights: Weights = DEFAULT) -> dict[int, tuple[float, str]]:

@@ -1,7 +1,7 @@
 """Adjustments: named factors on the lexical match, each for a kind of text that
 matches a question better than it answers it. File factors apply where the match is
-made (lexical.py); node factors after the candidates are chosen (pipeline.py), so the
-best matches an unanchored question leans on (feedback) stay the best matches."""
+made (lexical.py); node factors after the candidates are chosen (pipeline.py), on
+those few nodes alone."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from .weights import Weights
 class Closeness:
     hops: dict[str, int]  # node id -> hops from the nearest anchor (up to 2)
     anchor_files: set[str]
-    related: dict[str, float]  # path -> its relation to the anchors (or, unanchored, the feedback's)
+    related: dict[str, float]  # path -> its relation to the anchors
     spread: dict[str, float]  # node id -> the anchors' PageRank reaching it, the best 1
     w: Weights
 

@@ -16,7 +16,7 @@ from .fusion import fuse
 from .lexical import Matched, Matches, lexical, matches
 from .mention import mentioned
 from .reads import Index, IndexReads
-from .related import feedback, related_files, with_scope
+from .related import related_files, with_scope
 from .scope import scoped_files
 from .weights import DEFAULT, Weights
 
@@ -72,7 +72,7 @@ class _Query(_Ask):
     asked: bool  # a question, not a change to make (adjustments.asks_how)
     anchor_files: frozenset[str]
     matched: Matched
-    neighbours: dict[str, float]  # files related to the anchors (or the feedback's), before the scope
+    neighbours: dict[str, float]  # files related to the anchors, before the scope
     close: Closeness
 
 
@@ -91,7 +91,8 @@ def _ranked(
     ask = _Ask(reads, text, seeds, w, trace)
     anchor_files = frozenset(s.partition("#")[0] for s in seeds)
     hops = reads.hops(seeds, max_hops=2, hub_links=w.hub_links) if seeds else {}
-    matched, neighbours, related = _signals(ask, related, found)
+    neighbours = related
+    matched, related = _signals(ask, related, found)
     spread = anchor_walk(reads, seeds, matched, hops, w) if seeds else {}
     q = _Query(
         reads,
@@ -110,14 +111,13 @@ def _ranked(
     return _ordered(q, _scored(q, by_id, lex, keep), lex)
 
 
-def _signals(
-    ask: _Ask, related: dict[str, float], found: Matches
-) -> tuple[Matched, dict[str, float], dict[str, float]]:
-    """(the lexical match with the mentions leading it; the related files, the
-    feedback's standing in for them without anchors; those with the scope's files)."""
+def _signals(ask: _Ask, related: dict[str, float], found: Matches) -> tuple[Matched, dict[str, float]]:
+    """(the lexical match with the mentions leading it; the related files with the
+    scope's files)."""
     reads, w, trace = ask.reads, ask.w, ask.trace
     scope = scoped_files(reads, ask.text, w.scope_max_files, w.max_scopes) if w.scope_weight else {}
-    matched = lexical(reads, ask.text, with_scope(related, scope, w), found=found, w=w, trace=trace)
+    related = with_scope(related, scope, w)
+    matched = lexical(reads, ask.text, related, found=found, w=w, trace=trace)
     named = mentioned(reads, ask.text, w=w) if w.mention_match else {}
     if named:
         matched = {rowid: (w.mention_lead * match, path) for rowid, (match, path) in matched.items()}
@@ -128,9 +128,7 @@ def _signals(
                     trace.note_rowid(rowid, "named in the question")
                 else:
                     trace.factor(rowid, "a mention leads", w.mention_lead)
-    if not ask.seeds and w.w_feedback and matched:
-        related = feedback(reads, matched, [path for _, path in named.values()], w=w)
-    return matched, related, with_scope(related, scope, w)
+    return matched, related
 
 
 def _candidates(q: _Query, related: dict[str, float]) -> tuple[dict[str, NodeRow], dict[str, float]]:
@@ -157,8 +155,8 @@ def _candidates(q: _Query, related: dict[str, float]) -> tuple[dict[str, NodeRow
 
 def _widen(q: _Query, by_id: dict[str, NodeRow], hops: dict[str, int]) -> None:
     """The anchors' neighbourhood joins the candidates, matched or not: the nodes one
-    hop away and the most central of each related file (the feedback's are not worth
-    showing unmatched); a question that matches nothing gets an overview."""
+    hop away and the most central of each related file; a question that matches
+    nothing gets an overview."""
     reads, w = q.reads, q.w
     near = [node_id for node_id, h in hops.items() if h <= 1 and node_id not in by_id]
     by_id.update(reads.nodes_by_id(near))

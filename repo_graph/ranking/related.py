@@ -1,6 +1,5 @@
 """The relatedness signal: files joined to the anchors (links either way, tests,
-co-changes, directory, namesakes) and, without anchors, to the best matches
-(pseudo-relevance feedback). Path -> strength in [0, 1]."""
+co-changes, directory, namesakes). Path -> strength in [0, 1]."""
 
 from __future__ import annotations
 
@@ -12,21 +11,18 @@ from .reads import IndexReads
 from .weights import DEFAULT, Weights
 
 
-def related_files(
-    reads: IndexReads, anchor_files: set[str], *, by_place: bool = True, w: Weights = DEFAULT
-) -> dict[str, float]:
+def related_files(reads: IndexReads, anchor_files: set[str], *, w: Weights = DEFAULT) -> dict[str, float]:
     """Files joined to the anchored ones: imports either way, calls and references
     between their symbols, docs naming them, their tests, the files committed with
-    them before (git history) and, unless told not to, their directory and
-    namesakes. In [0, 1], the strongest w.max_related_files."""
+    them before (git history), their directory and namesakes. In [0, 1], the
+    strongest w.max_related_files."""
     weight: dict[str, float] = defaultdict(float)
     for anchor in anchor_files:
         _by_links(reads, anchor, weight, w)
         twins, namesakes = reads.same_subject(anchor, w.min_test_subject)
         for path in twins:
             weight[path] += w.w_same_test
-        if by_place:
-            _by_place(reads, anchor, namesakes, weight, w)
+        _by_place(reads, anchor, namesakes, weight, w)
     for anchor in anchor_files:
         weight.pop(anchor, None)
     if not weight:
@@ -64,29 +60,6 @@ def _by_place(reads: IndexReads, anchor: str, namesakes: list[str], weight: dict
         weight[path] += sibling
         if anchor_is_test and reads.is_test(path):
             weight[path] += w.w_sibling_test
-
-
-def feedback(
-    reads: IndexReads, matched: dict[int, tuple[float, str]], named: list[str], *, w: Weights = DEFAULT
-) -> dict[str, float]:
-    """[feedback] Closeness for an unanchored question: the files of the symbols it
-    names, the best-matching files, and the files related to them, at w_feedback of an
-    anchor's strength."""
-    best: dict[str, float] = {}
-    for score, path in matched.values():
-        if score > best.get(path, 0.0):
-            best[path] = score
-    floor = w.feedback_min_match * max(best.values())
-    top = named + sorted((p for p in best if best[p] >= floor), key=lambda p: (-best[p], p))[: w.feedback_files]
-    # Not their directories or namesakes: those share a best match's folder or name, not the
-    # question; nor the docs naming them [feedback-docs].
-    near = {
-        path: w.w_feedback * v
-        for path, v in related_files(reads, set(top), by_place=False, w=w).items()
-        if not reads.is_doc(path)
-    }
-    near.update((path, w.w_feedback) for path in top)  # as close as what they lead to
-    return near
 
 
 def with_scope(related: dict[str, float], scope: dict[str, float], w: Weights) -> dict[str, float]:

@@ -70,10 +70,6 @@ class Weights:
     w_namesake: float = 4.0  # yaml.go in another folder: the same concern on another side [namesake]
     max_namesakes: int = 3  # past this many (index.js, mod.rs) a name says nothing [namesake]
     max_related_files: int = 40  # the strongest relations only [related-files]
-    # -- unanchored: the best matches stand in for anchors (pseudo-relevance feedback) ----
-    w_feedback: float = 0.5  # at half an anchor's strength [feedback]
-    feedback_files: int = 3  # the best few files [feedback]
-    feedback_min_match: float = 0.5  # of the best match: a weak match is no stand-in [feedback]
     # -- a change's scope (`printer: ...`, ranking/scope.py) ------------------------------
     scope_weight: float = 1.0  # the files a scope names are as close as an anchor's related file [scope]
     scope_max_files: int = 200  # a name on more files is too broad to say anything [scope]
