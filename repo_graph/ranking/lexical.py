@@ -66,16 +66,25 @@ def matches(reads: IndexReads, text: str, *, messages: bool = True, w: Weights =
 def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float, w: Weights) -> list:
     """(node rowids, file rowids, BM25 per posting) of each indexed term, rarest first.
     A term in more than w.common_postings nodes (`0`, `dev` in the kernel) only
-    re-weighs the files the rarer terms found: its long tail would cost more than it
-    says, so only those files' rows are read (or all of them, when that is fewer, then cut)."""
+    re-weighs what the rarer terms found: its long tail would cost more than it says,
+    so only those files' rows are read (or all of them, when that is fewer, then cut),
+    and only those nodes kept. [common-files]: at most w.common_files files, those the
+    rarer terms match best."""
     stats = reads.term_stats(wanted)  # term -> (files, nodes)
     found = []
     order = sorted((t for t in wanted if t in stats), key=lambda t: stats[t][1])  # rarest first
-    matched_files = _densest_files(reads, order, w) if order and stats[order[0]][1] > w.common_postings else None
+    all_common = bool(order) and stats[order[0]][1] > w.common_postings
+    matched_files = _densest_files(reads, order, w) if all_common else None
+    known = None  # by node rowid, whether a rarer term found it
     for term in order:
         n_files, df = stats[term]
         idf = _idf(n_docs, df)
         common = matched_files if matched_files is not None and df > w.common_postings else None
+        if common is not None and known is None and not all_common:
+            common = matched_files = _best_files(found, w.common_files)
+            known = np.zeros(int(max(f[0].max() for f in found)) + 1, dtype=bool)
+            for f in found:
+                known[f[0]] = True
         if common is not None and len(common) < n_files:
             nodes, files, tf, length = reads.term_postings(term, common.tolist())
         else:
@@ -83,10 +92,29 @@ def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float,
             if common is not None:
                 inside = np.isin(files, common)
                 nodes, files, tf, length = nodes[inside], files[inside], tf[inside], length[inside]
+        if known is not None:
+            inside = nodes < len(known)
+            inside[inside] = known[nodes[inside]]
+            nodes, files, tf, length = nodes[inside], files[inside], tf[inside], length[inside]
         tf = tf.astype(np.float64)
         found.append((nodes, files, idf * _saturated(tf, length, avg_len, w)))
         matched_files = _unique(files if matched_files is None else np.concatenate((matched_files, files)))
     return found
+
+
+def _best_files(found: list, n: int) -> np.ndarray:
+    """[common-files] The n files whose best node the terms read so far match best
+    (ties: the lower rowid), sorted: a common term's few points cannot lift a file from
+    further down into the candidates, and re-weighing every file they found read a
+    million postings of `0` (kernel questions of 0.4 s and 150 MB)."""
+    nodes, node_of = _distinct(np.concatenate([f[0] for f in found]))
+    score = np.bincount(node_of, weights=np.concatenate([f[2] for f in found]))
+    file_of_node = np.empty(len(nodes), dtype=np.int64)
+    file_of_node[node_of] = np.concatenate([f[1] for f in found])
+    files, file_index = _distinct(file_of_node)
+    best = np.zeros(len(files))
+    np.maximum.at(best, file_index, score)
+    return np.sort(files[np.lexsort((files, -best))[:n]])
 
 
 def _densest_files(reads: IndexReads, terms: list[str], w: Weights) -> np.ndarray:
