@@ -88,7 +88,7 @@ class Served:
                 self.ready_at = time.monotonic() - self.t0
             elif "partial answer" in line:
                 self.partial_lines += 1
-            elif "error" in line:
+            elif "error:" in line:
                 self.errors.append(line.strip())
 
     def ask(self, envelope: dict) -> dict:
