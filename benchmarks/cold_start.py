@@ -231,12 +231,27 @@ def run(root: Path, anchor: str, interval: float, goal: str, early: float | None
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def tree_arguments(doc: str, interval: float) -> argparse.ArgumentParser:
+    """The arguments every benchmark that asks serve an anchored question takes."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("path", nargs="?", help="the tree (default: a copy of the stdlib, without test/)")
     parser.add_argument("--anchor", default=DEFAULT_ANCHOR, help="the anchored file, relative to the tree")
     parser.add_argument("--goal", default="how does this work and what does it call")
-    parser.add_argument("--interval", type=float, default=5.0)
+    parser.add_argument("--interval", type=float, default=interval)
+    return parser
+
+
+def tree_root(path: str | None, tmp: str) -> Path:
+    """`path`, or a copy of this Python's stdlib (without test/) made in `tmp`."""
+    if path:
+        return Path(path).resolve()
+    root = Path(tmp) / "stdlib"
+    copy_corpus(Path(sysconfig.get_paths()["stdlib"]), root, {"test"})
+    return root
+
+
+def main() -> int:
+    parser = tree_arguments(__doc__, 5.0)
     parser.add_argument(
         "--early",
         type=float,
@@ -246,13 +261,8 @@ def main() -> int:
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    tmp = None
-    if args.path:
-        root = Path(args.path).resolve()
-    else:
-        tmp = tempfile.mkdtemp(prefix="cold-start-corpus-")
-        root = Path(tmp) / "stdlib"
-        copy_corpus(Path(sysconfig.get_paths()["stdlib"]), root, {"test"})
+    tmp = None if args.path else tempfile.mkdtemp(prefix="cold-start-corpus-")
+    root = tree_root(args.path, tmp or "")
     try:
         out = run(root, args.anchor, args.interval, args.goal, args.early)
     finally:

@@ -23,12 +23,10 @@ in every figure.
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -37,8 +35,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from benchmarks.cold_start import DEFAULT_ANCHOR, Served, env, load  # noqa: E402
-from benchmarks.index_speed import copy_corpus, percentile  # noqa: E402
+from benchmarks.cold_start import Served, env, load, tree_arguments, tree_root  # noqa: E402
+from benchmarks.index_speed import percentile  # noqa: E402
 
 TARGET = 1.05  # upgrade / cold, kernel, 2 cores
 # The next release: this one with its extraction rule a version on (every file parses again).
@@ -116,21 +114,13 @@ def run(root: Path, anchor: str, interval: float, goal: str, cache: Path) -> dic
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("path", nargs="?", help="the tree (default: a copy of the stdlib, without test/)")
-    parser.add_argument("--anchor", default=DEFAULT_ANCHOR, help="the anchored file, relative to the tree")
-    parser.add_argument("--goal", default="how does this work and what does it call")
-    parser.add_argument("--interval", type=float, default=2.0)
+    parser = tree_arguments(__doc__, 2.0)
     parser.add_argument("--cache-dir", help="where both indexes go (default: a temporary folder, removed)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="upgrade-")
     try:
-        if args.path:
-            root = Path(args.path).resolve()
-        else:
-            root = Path(tmp) / "stdlib"
-            copy_corpus(Path(sysconfig.get_paths()["stdlib"]), root, {"test"})
+        root = tree_root(args.path, tmp)
         out = run(root, args.anchor, args.interval, args.goal, Path(args.cache_dir or Path(tmp) / "cache"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
