@@ -71,7 +71,7 @@ def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float,
     and only those nodes kept. [common-files]: at most w.common_files files, those the
     rarer terms match best."""
     stats = reads.term_stats(wanted)  # term -> (files, nodes)
-    found = []
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     order = sorted((t for t in wanted if t in stats), key=lambda t: stats[t][1])  # rarest first
     all_common = bool(order) and stats[order[0]][1] > w.common_postings
     matched_files = _densest_files(reads, order, w) if all_common else None
@@ -82,7 +82,7 @@ def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float,
         common = matched_files if matched_files is not None and df > w.common_postings else None
         if common is not None and known is None and not all_common:
             common = matched_files = _best_files(found, w.common_files)
-            known = np.zeros(int(max(f[0].max() for f in found)) + 1, dtype=bool)
+            known = np.zeros(int(max(f[0].max() for f in found)) + 1, dtype=np.bool_)
             for f in found:
                 known[f[0]] = True
         if common is not None and len(common) < n_files:
