@@ -512,4 +512,13 @@ MUTANTS: list[Mutant] = [
         "stdin read without waiting beside the wake-up pipe",
         ("tests/test_reliability.py::test_r2_a_signal_the_kernel_hands_to_another_thread_still_stops_serve",),
     ),
+    Mutant(
+        "store-thread-closes",
+        "a thread's connection is closed with its thread, the cyclic collector off or not",
+        "indexer/store/connection.py",
+        "        try:\n            self.db.close()\n        except sqlite3.Error:\n            pass\n",
+        "        pass\n",
+        "the connection left to the collector (a rebuild renamed over a file it holds breaks every later open)",
+        ("tests/test_store.py::test_a_thread_that_ended_leaves_its_connection_closed_with_the_collector_off",),
+    ),
 ]
