@@ -81,10 +81,10 @@ def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float,
         idf = _idf(n_docs, df)
         common = matched_files if matched_files is not None and df > w.common_postings else None
         if common is not None and known is None and not all_common:
-            common = matched_files = _best_files(found, w.common_files)
-            known = np.zeros(int(max(f[0].max() for f in found)) + 1, dtype=np.bool_)
-            for f in found:
-                known[f[0]] = True
+            matched_files, found_nodes = _best_files(found, w.common_files)
+            common = matched_files
+            known = np.zeros(int(found_nodes[-1]) + 1, dtype=np.bool_)
+            known[found_nodes] = True
         if common is not None and len(common) < n_files:
             nodes, files, tf, length = reads.term_postings(term, common.tolist())
         else:
@@ -102,11 +102,12 @@ def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float,
     return found
 
 
-def _best_files(found: list, n: int) -> np.ndarray:
-    """[common-files] The n files whose best node the terms read so far match best
-    (ties: the lower rowid), sorted: a common term's few points cannot lift a file from
-    further down into the candidates, and re-weighing every file they found read a
-    million postings of `0` (kernel questions of 0.4 s and 150 MB)."""
+def _best_files(found: list, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """[common-files] (the n files whose best node the terms read so far match best,
+    ties: the lower rowid; the nodes they found), both sorted: a common term's few
+    points cannot lift a file from further down into the candidates, and re-weighing
+    every file they found read a million postings of `0` (kernel questions of 0.4 s
+    and 150 MB)."""
     nodes, node_of = _distinct(np.concatenate([f[0] for f in found]))
     score = np.bincount(node_of, weights=np.concatenate([f[2] for f in found]))
     file_of_node = np.empty(len(nodes), dtype=np.int64)
@@ -114,7 +115,7 @@ def _best_files(found: list, n: int) -> np.ndarray:
     files, file_index = _distinct(file_of_node)
     best = np.zeros(len(files))
     np.maximum.at(best, file_index, score)
-    return np.sort(files[np.lexsort((files, -best))[:n]])
+    return np.sort(files[np.lexsort((files, -best))[:n]]), nodes
 
 
 def _densest_files(reads: IndexReads, terms: list[str], w: Weights) -> np.ndarray:
