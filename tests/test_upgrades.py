@@ -192,15 +192,6 @@ def test_an_index_from_before_the_directory_table_gets_one_on_open(tmp_path):
     again.close()
 
 
-# The next release's `repo-graph serve`: this one with its extraction rule a version on,
-# so every file parses again (benchmarks/upgrade.py launches the same).
-NEXT_RELEASE_SERVE = (
-    "import sys; from indexer import upgrades; from indexer.index import RepoIndex; "
-    "RepoIndex.rules_table = upgrades.bumped('extract', 'next'); "
-    "from repo_graph.cli import main; sys.exit(main())"
-)
-
-
 def test_an_upgrade_under_serve_answers_every_question_throughout_and_swaps_in(tmp_path, home, envelope_validator):
     """Issue 40, as a host meets it: the next release's serve, over real pipes, on an
     index the last release made. Every question asked while it parses everything
@@ -211,13 +202,15 @@ def test_an_upgrade_under_serve_answers_every_question_throughout_and_swaps_in(t
     import threading
     import time
 
+    from benchmarks.upgrade import NEXT_RELEASE  # the next release's serve, as the benchmark launches it
+
     from .conftest import REPO_ROOT, assert_schema_valid, host_env, run_cli
     from .test_progressive import generated
 
     repo = generated(tmp_path / "repo", 700, functions=4)
     assert run_cli(home, "index", str(repo), "-q").returncode == 0
     proc = subprocess.Popen(
-        [sys.executable, "-c", NEXT_RELEASE_SERVE, "serve", str(repo), "--no-watch"],
+        [sys.executable, *NEXT_RELEASE, "serve", str(repo), "--no-watch"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
