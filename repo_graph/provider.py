@@ -59,6 +59,7 @@ class RepoProvider:
         self._open_error: str | None = None
         self._rebuild_lock = threading.Lock()
         self._rebuilder: threading.Thread | None = None
+        self._open_index: Callable[[], RepoIndex] | None = None
         if index is not None:
             self._opened.set()
 
@@ -68,11 +69,14 @@ class RepoProvider:
         """Open and load what is persisted, catch up with the tree, then keep up with
         it (watchdog) unless told not to. All of it off the protocol's thread."""
         self.watching = watch
+        if open_index is not None:
+            self._open_index = open_index  # kept: an open that failed is tried again by the next question
 
         def run():
             if self.index is None:
                 try:
-                    self.index = open_index()
+                    assert self._open_index is not None
+                    self.index = self._open_index()
                 except Exception as exc:  # an unwritable cache, a corrupt file: say so, answer `unavailable`
                     self._open_error = f"cannot open the index: {exc}"
                     sys.stderr.write(f"repo-graph: error: {self._open_error}\n")
@@ -127,7 +131,19 @@ class RepoProvider:
         """Why the index could not be opened, if it could not."""
         return self._open_error
 
+    def _reopen(self) -> None:
+        """After an open that failed (a cache directory in the way, a lock held past
+        its timeout, a full disk), each question tries again, one attempt at a time:
+        a cause the user has mended needs no restart of the host."""
+        with self._rebuild_lock:
+            if self.index is None and self._open_error and (self._rebuilder is None or not self._rebuilder.is_alive()):
+                self._opened.clear()
+                self._open_error = None
+                self._rebuilder = self.start_indexing(watch=self.watching)
+
     def _wait_open(self) -> None:
+        if self.index is None and self._open_error:
+            self._reopen()
         if not self._opened.wait(OPEN_WAIT) or self.index is None:
             raise ProtocolError(UNAVAILABLE, self._open_error or "the index is still being opened; retry shortly")
         self.index.store.limit_cache(ANSWER_CACHE_KIB)  # this thread answers: it reads, scattered

@@ -328,7 +328,7 @@ def query_when_ready(provider: Provider, request_id: str | None = None, attempts
         reply = provider.query(request_id, **fields)
         if not (reply.get("type") == "error" and reply.get("code") == "unavailable"):
             return reply
-    pytest.fail(f"still unavailable after {attempts} tries")
+    pytest.fail(f"still unavailable after {attempts} tries: {reply.get('message')}")
 
 
 def run_cli(home: Path, *args: str, prefix=(), timeout: float = 300) -> subprocess.CompletedProcess:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPO_ROOT, assert_schema_valid, host_env, run_cli
+from .conftest import REPO_ROOT, assert_schema_valid, host_env, query_when_ready, run_cli
 
 
 def _repo(tmp_path: Path, files: dict[str, str], git: bool = False) -> Path:
@@ -358,6 +358,23 @@ def test_an_unusable_cache_dir_is_one_line_naming_it(tmp_path, home):
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert str(blocker) in done.stderr
+
+
+def test_serve_whose_cache_could_not_be_opened_opens_it_once_the_cause_is_mended(tmp_path, provider_factory):
+    """An open that failed is not final: the answer names the cause, and a question
+    after the user has mended it (here a file where the cache folder goes) is answered,
+    with no restart of the host."""
+    repo = _repo(tmp_path, {"a.py": "def mended_cache_function():\n    return 1\n"})
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    p = provider_factory(repo, args=["--cache-dir", str(blocker / "cache")])
+    p.handshake()
+    reply = p.query(goal="mended cache function")
+    assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+    assert "cannot open the index" in reply["message"] and str(blocker) in reply["message"], reply
+    blocker.unlink()
+    reply = query_when_ready(p, goal="mended cache function")
+    assert [f["id"] for f in reply["result"]["frames"]][:1] == ["a.py#mended_cache_function"], reply
 
 
 @pytest.fixture

@@ -6,7 +6,9 @@ from __future__ import annotations
 import gc
 import json
 import os
+import sqlite3
 import threading
+import time
 
 import pytest
 
@@ -103,3 +105,32 @@ def test_a_thread_that_ended_leaves_its_connection_closed_with_the_collector_off
         assert _open_files(str(path)) == []
     finally:
         gc.enable()
+
+
+def test_a_second_process_opening_a_new_index_keeps_what_the_first_created(tmp_path):
+    """Two windows started at once on one new cache: both find no schema, and the one
+    that waited for the other's write lock must look again once it has it, not drop
+    the tables the first created and has begun filling (which broke the first's open
+    and every answer after)."""
+    from indexer.store import Store
+    from indexer.store.schema import _HISTORY_SCHEMA, _SCHEMA, SCHEMA_VERSION
+
+    path = tmp_path / "index.sqlite3"
+    first = sqlite3.connect(str(path), isolation_level=None)
+    first.execute("PRAGMA journal_mode=WAL")
+    first.execute("BEGIN IMMEDIATE")  # the first window, creating the schema
+    opened: list = []
+    second = threading.Thread(target=lambda: opened.append(Store(path)))
+    second.start()
+    time.sleep(0.5)  # the second has found no schema and waits for the write lock
+    for statement in (_SCHEMA + _HISTORY_SCHEMA).split(";"):
+        if statement.strip():
+            first.execute(statement)
+    first.execute("INSERT INTO meta VALUES('schema_version', ?)", (str(SCHEMA_VERSION),))
+    first.execute("INSERT INTO meta VALUES('first', 'was here')")
+    first.execute("COMMIT")
+    second.join(30)
+    assert opened, "the second window opened the index"
+    assert first.execute("SELECT value FROM meta WHERE key='first'").fetchone() == ("was here",)
+    opened[0].close()
+    first.close()

@@ -240,16 +240,22 @@ class Connection:
                         pass  # the error being raised is the one that says what happened
                 raise
 
+    def _schema_current(self) -> bool:
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        except sqlite3.OperationalError:  # no meta table: a new file (damage is raised on)
+            return False
+        return row is not None and row[0] == str(SCHEMA_VERSION)
+
     def _ensure_schema(self) -> bool:
         with self.lock:
-            try:
-                row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            except sqlite3.OperationalError:  # no meta table: a new file (damage is raised on)
-                row = None
-            if row is not None and row[0] == str(SCHEMA_VERSION):
+            if self._schema_current():
                 return False
             self.db.execute("BEGIN IMMEDIATE")
             try:
+                if self._schema_current():  # another process created it while this one waited for the lock
+                    self.db.execute("COMMIT")
+                    return False
                 found = self.db.execute("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view')")
                 for kind, name in list(found):
                     self.db.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')
@@ -267,10 +273,15 @@ class Connection:
     def _ensure_columns(self) -> None:
         """Columns added since a schema version: added in place, no re-index (their
         rows read NULL until the file is next seen)."""
+
+        def missing() -> bool:
+            return "ctime_ns" not in {row[1] for row in self.db.execute("PRAGMA table_info(files)")}
+
         with self.lock:
-            have = {row[1] for row in self.db.execute("PRAGMA table_info(files)")}
-            if "ctime_ns" not in have:
-                self.db.execute("ALTER TABLE files ADD COLUMN ctime_ns INTEGER")
+            if missing():
+                with self.transaction():
+                    if missing():  # looked at again under the write lock: another process may have added it
+                        self.db.execute("ALTER TABLE files ADD COLUMN ctime_ns INTEGER")
 
     def _ensure_dirs(self) -> None:
         with self.lock:

@@ -521,4 +521,22 @@ MUTANTS: list[Mutant] = [
         "the connection left to the collector (a rebuild renamed over a file it holds breaks every later open)",
         ("tests/test_store.py::test_a_thread_that_ended_leaves_its_connection_closed_with_the_collector_off",),
     ),
+    Mutant(
+        "store-schema-recheck",
+        "a process that waited for the write lock to create the schema looks again before creating it",
+        "indexer/store/connection.py",
+        "                if self._schema_current():  # another process created it while this one waited for the lock\n",
+        "                if False:\n",
+        "the second of two windows opened at once drops the tables the first created and is filling",
+        ("tests/test_store.py::test_a_second_process_opening_a_new_index_keeps_what_the_first_created",),
+    ),
+    Mutant(
+        "serve-reopens",
+        "after an open that failed, the next question tries to open the index again",
+        "repo_graph/provider.py",
+        "        if self.index is None and self._open_error:\n            self._reopen()\n",
+        "",
+        "a cache that could not be opened once leaves serve answering `unavailable` until the host restarts it",
+        ("tests/test_reliability.py::test_serve_whose_cache_could_not_be_opened_opens_it_once_the_cause_is_mended",),
+    ),
 ]
