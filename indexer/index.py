@@ -15,6 +15,7 @@ import stat as stat_mod
 import sys
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import partial
@@ -578,25 +579,26 @@ class RepoIndex:
             # and cost the writer 10-15% of its time [cold-index-gc].
             gc.disable()
         try:
-            self._parse(todo, known, summary, bulk, progress, executor, order)
-            lap("parse")
-            if order is not None:
-                self._wait_for_other_writers()
-            gone = [row[0] for row in stats if row[0] not in seen]
-            if gone:
-                give_way()
-                with self.store.transaction():
-                    for path in gone:
-                        self._remove(path)
-            summary.removed = len(gone)
-            if self._partial:
-                sys.stderr.write(
-                    f"repo-graph: warning: {len(self._partial)} file(s) have syntax errors tree-sitter "
-                    f"could not parse around; their symbols are partial: {_some(self._partial)}\n"
-                )
-            self._partial = None
-            self._link(lap, indexes)
-            self.store.set_meta("resolve_rules", self.rules_table["resolve"].version)
+            with self.store.few_checkpoints() if order is not None else nullcontext():
+                self._parse(todo, known, summary, bulk, progress, executor, order)
+                lap("parse")
+                if order is not None:
+                    self._wait_for_other_writers()
+                gone = [row[0] for row in stats if row[0] not in seen]
+                if gone:
+                    give_way()
+                    with self.store.transaction():
+                        for path in gone:
+                            self._remove(path)
+                summary.removed = len(gone)
+                if self._partial:
+                    sys.stderr.write(
+                        f"repo-graph: warning: {len(self._partial)} file(s) have syntax errors tree-sitter "
+                        f"could not parse around; their symbols are partial: {_some(self._partial)}\n"
+                    )
+                self._partial = None
+                self._link(lap, indexes)
+                self.store.set_meta("resolve_rules", self.rules_table["resolve"].version)
         finally:
             self.building, self._order = False, None
             if indexes is not None:

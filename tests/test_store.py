@@ -134,3 +134,18 @@ def test_a_second_process_opening_a_new_index_keeps_what_the_first_created(tmp_p
     assert first.execute("SELECT value FROM meta WHERE key='first'").fetchone() == ("was here",)
     opened[0].close()
     first.close()
+
+
+def test_few_checkpoints_holds_the_wal_for_its_writes_and_gives_the_default_back(tmp_path):
+    """[first-pass-checkpoints] A progressive first index checkpoints rarely; the writes
+    after it (the watcher's, a question's freshness check) checkpoint as usual, or the
+    WAL of a long-served index would grow to 512 MiB between checkpoints."""
+    from indexer.store import WAL_CHECKPOINT_PAGES, Store
+
+    store = Store(tmp_path / "index.sqlite3")
+    pragma = lambda name: store.db.execute(f"PRAGMA {name}").fetchone()[0]  # noqa: E731
+    with store.few_checkpoints():
+        assert pragma("wal_autocheckpoint") > WAL_CHECKPOINT_PAGES
+    assert pragma("wal_autocheckpoint") == WAL_CHECKPOINT_PAGES
+    assert pragma("journal_size_limit") == WAL_CHECKPOINT_PAGES * 4096
+    store.close()

@@ -18,6 +18,9 @@ from .location import _private
 from .schema import _BULK_INDEXES, _DIRS_SCHEMA, _HISTORY_SCHEMA, _SCHEMA, SCHEMA_VERSION
 
 WAL_CHECKPOINT_PAGES = 8192
+# A progressive first index writes with the lookup indexes in place, so each batch dirties
+# pages all over them; checkpointing every 32 MiB copied the same pages again and again.
+FEW_CHECKPOINT_PAGES = 1 << 17  # 512 MiB of WAL [first-pass-checkpoints]
 CACHE_KIB = 65536  # a connection's page cache: writers rewrite the same index pages batch after batch
 
 
@@ -207,6 +210,21 @@ class Connection:
         if getattr(self._local, "cache_kib", None) != kib:
             self._local.cache_kib = kib
             self.db.execute(f"PRAGMA cache_size=-{kib}")
+
+    @contextmanager
+    def few_checkpoints(self):
+        """This thread's commits inside checkpoint the WAL only every 512 MiB: for a long
+        run of writes into indexed tables (a progressive first index), whose pages each
+        checkpoint would otherwise copy to the file many times over."""
+        db = self.db
+        db.execute(f"PRAGMA wal_autocheckpoint={FEW_CHECKPOINT_PAGES}")
+        db.execute(f"PRAGMA journal_size_limit={FEW_CHECKPOINT_PAGES * 4096}")
+        try:
+            yield
+        finally:
+            if self.db is db:  # not replaced meanwhile (a damaged file set aside): the new one has the default
+                db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
+                db.execute(f"PRAGMA journal_size_limit={WAL_CHECKPOINT_PAGES * 4096}")
 
     @contextmanager
     def snapshot(self):
