@@ -375,6 +375,7 @@ sys.path.insert(0, str(REPO))
 from grammars import Registry  # noqa: E402
 from indexer.digest import line_span, line_starts  # noqa: E402
 from indexer.index import RepoIndex  # noqa: E402
+from indexer.sections import DOC_EXTENSIONS  # noqa: E402
 from indexer.store import db_path_for  # noqa: E402
 from repo_graph.protocol.messages import ContextQuery  # noqa: E402
 from repo_graph.provider import RepoProvider  # noqa: E402
@@ -582,8 +583,72 @@ class Snapshots:
         self.serve_seconds: list[float] = []  # spawn -> handshake -> "index ready", per snapshot
         self.error: str | None = None  # why repo-graph could not index the current snapshot
         self.missing: str | None = None  # why git could not check it out (a clone without some blobs)
+        self.left_out: list[str] = []  # files of the snapshot git lacks that no system reads (see _place)
+        self._registry: Registry | None = None
 
     def _place(self, commit: str) -> subprocess.CompletedProcess:
+        """Check `commit` out. A mirror may lack some blobs (the session's `fetch` leaves out
+        the largest files): when every one it lacks is a file no system reads (not a
+        language the grammars know, not a doc), the snapshot is made without them and
+        `left_out` names them; else git's failure stands and the case is skipped."""
+        self.left_out = []
+        proc = self._git_place(commit)
+        if proc.returncode == 0:
+            return proc
+        absent = self._absent_blobs(commit)
+        if not absent or any(self._read_by_some_system(p) for p in absent):
+            return proc
+        self.left_out = absent
+        return self._place_without(commit, absent)
+
+    def _read_by_some_system(self, path: str) -> bool:
+        if self._registry is None:
+            self._registry = Registry()
+        doc = os.path.splitext(path)[1].lower() in DOC_EXTENSIONS or is_doc_path(path)
+        return doc or self._registry.for_path(path) is not None
+
+    def _absent_blobs(self, commit: str) -> list[str]:
+        listing = subprocess.run(
+            ["git", f"--git-dir={self.gitdir}", "ls-tree", "-r", "-z", "--full-tree", commit], capture_output=True
+        )
+        entries = [line.split(b"\t", 1) for line in listing.stdout.split(b"\0") if line]
+        blobs = {meta.split()[2].decode(): path.decode(errors="replace") for meta, path in entries if b" blob " in meta}
+        if not blobs:
+            return []
+        check = subprocess.run(
+            ["git", f"--git-dir={self.gitdir}", "cat-file", "--batch-check"],
+            input="\n".join(blobs).encode() + b"\n",
+            capture_output=True,
+        )
+        return sorted(
+            blobs[line.split()[0]] for line in check.stdout.decode().splitlines() if line.endswith(" missing")
+        )
+
+    def _place_without(self, commit: str, absent: list[str]) -> subprocess.CompletedProcess:
+        """The snapshot from git's index of `commit` less `absent`, written into an emptied tree."""
+        for child in self.tree.iterdir():
+            if child.name == ".git":  # a linked work tree's pointer to its repository
+                continue
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
+        if self.history:
+            git, env = ["git", "-C", str(self.tree)], None
+        else:
+            git = ["git", f"--git-dir={self.gitdir}", f"--work-tree={self.tree}"]
+            env = {**os.environ, "GIT_INDEX_FILE": str(self.git_index)}
+        steps = [["read-tree", "--reset", commit], ["update-index", "--force-remove", "--", *absent]]
+        if self.history:
+            steps.insert(0, ["update-ref", "--no-deref", "HEAD", commit])
+        steps.append(["checkout-index", "--all", "--force"])
+        for step in steps:
+            proc = subprocess.run([*git, *step], capture_output=True, env=env)
+            if proc.returncode != 0:
+                return proc
+        return proc
+
+    def _git_place(self, commit: str) -> subprocess.CompletedProcess:
         if self.history:
             return subprocess.run(
                 ["git", "-C", str(self.tree), "checkout", "-q", "-f", "--detach", commit], capture_output=True
@@ -1163,6 +1228,8 @@ def evaluate_repo(job: dict, history: bool, args, systems: list[str], aider: Aid
                 report["checkout_failures"].append({"sha": case.sha, "parent": case.parent, "error": snaps.missing})
                 log(f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: git could not check out {snaps.missing}")
                 continue
+            if snaps.left_out:
+                report.setdefault("left_out", {})[case.parent] = snaps.left_out
             if snaps.error:
                 report["index_failures"].append({"sha": case.sha, "parent": case.parent, "error": snaps.error})
                 log(f"  [{n}/{len(cases)}] {case.sha[:10]} skipped: repo-graph failed on the snapshot: {snaps.error}")
@@ -1339,6 +1406,14 @@ def render(report: dict) -> str:
         lines.append(
             f"{len(missing)} cases skipped for every system: git could not check out their snapshot "
             f"(first: {missing[0]['error']})"
+        )
+    left_out = report.get("left_out") or {}
+    if left_out:
+        first = next(iter(left_out.values()))
+        lines.append("")
+        lines.append(
+            f"{len(left_out)} snapshots made without files the mirror lacks, which no system reads "
+            f"(first: {', '.join(first[:3])})"
         )
     for system, reason in report["not_run"].items():
         lines.append("")

@@ -49,8 +49,9 @@ def test_quality_variants_name_real_weights():
         quality.variant("repo-graph:W_NOPE=1")
 
 
-def _history(repo: Path) -> Path:
-    """A small repository whose commits each change one helper, with a message saying how."""
+def _history(repo: Path, first: dict[str, str] | None = None) -> Path:
+    """A small repository whose commits each change one helper, with a message saying how
+    (`first`: more files for its first commit)."""
     import subprocess
 
     repo.mkdir()
@@ -62,13 +63,17 @@ def _history(repo: Path) -> Path:
     git("config", "user.email", "dev@example.com")
     git("config", "user.name", "Dev")
     steps = [
-        ({"a.py": "def retry():\n    return 1\n", "b.py": "def cache():\n    return 1\n"}, "Start the service"),
+        (
+            {"a.py": "def retry():\n    return 1\n", "b.py": "def cache():\n    return 1\n", **(first or {})},
+            "Start the service",
+        ),
         ({"a.py": "def retry(timeout):\n    return timeout\n"}, "Make the retry helper handle timeouts properly"),
         ({"b.py": "def cache(ttl):\n    return ttl\n"}, "Make the cache helper expire entries on time"),
         ({"a.py": "def retry(timeout, jitter):\n    return timeout + jitter\n"}, "Teach the retry helper about jitter"),
     ]
     for files, message in steps:
         for name, text in files.items():
+            (repo / name).parent.mkdir(parents=True, exist_ok=True)
             (repo / name).write_text(text)
         git("add", "-A")
         git("commit", "-q", "-m", message)
@@ -109,6 +114,34 @@ def test_quality_skips_a_case_git_cannot_check_out_and_says_so(tmp_path):
     report = json.loads(out.read_text())["repositories"][0]
     assert [f["sha"] for f in report["checkout_failures"]] == [git("rev-parse", "HEAD").strip()]
     assert len(report["cases"]) == 2 and "git could not check out" in proc.stdout + proc.stderr
+
+
+def test_quality_makes_a_snapshot_without_a_data_file_the_mirror_lacks_and_says_so(tmp_path):
+    """The session's `fetch` leaves the largest files out of a mirror: a missing blob that
+    no system reads (test data) must not cost every case of the repository; the
+    snapshots are made without it and the report names it."""
+    import json
+    import subprocess
+
+    repo = _history(tmp_path / "repo", {"fixtures/big.csv": "a,b\n1,2\n"})
+    blob = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD:fixtures/big.csv"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    out = tmp_path / "q.json"
+    for history in ("with", "without"):
+        proc = subprocess.run(
+            [sys.executable, str(Path(quality.__file__)), str(repo), "--systems", "repo-graph,bm25-files"]
+            + ["--history", history, "--tmp", str(tmp_path), "--save", str(out)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert proc.returncode == 0, proc.stderr
+        report = json.loads(out.read_text())["repositories"][0]
+        assert report["checkout_failures"] == [] and len(report["cases"]) == 3, (history, report["checkout_failures"])
+        assert all(paths == ["fixtures/big.csv"] for paths in report["left_out"].values()), report["left_out"]
+        assert "made without files the mirror lacks" in proc.stdout
 
 
 def test_headroom_finds_the_signal_the_ranking_missed():
