@@ -51,11 +51,7 @@ def matches(reads: IndexReads, text: str, *, messages: bool = True, w: Weights =
     found = _postings(reads, wanted, n_docs, avg_len, w)
     if not found:
         return Matches(none, none, none, none, np.zeros(0), said, said_rowid, share)
-    nodes, node_of = _distinct(np.concatenate([f[0] for f in found]))
-    score = np.bincount(node_of, weights=np.concatenate([f[2] for f in found]))
-    file_of_node = np.empty(len(nodes), dtype=np.int64)
-    file_of_node[node_of] = np.concatenate([f[1] for f in found])
-    files, file_index = _distinct(file_of_node)
+    nodes, score, file_of_node, files, file_index = _by_node(found)
     match = _with_file_match(score, files, file_index, w)
     if said:
         by_rowid = {said_rowid[p]: v for p, v in said.items() if p in said_rowid}
@@ -102,17 +98,24 @@ def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float,
     return found
 
 
+def _by_node(found: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The postings read so far summed per node: (distinct node rowids, their scores,
+    each one's file rowid, the distinct files, each node's place in them)."""
+    nodes, node_of = _distinct(np.concatenate([f[0] for f in found]))
+    score = np.bincount(node_of, weights=np.concatenate([f[2] for f in found]))
+    file_of_node = np.empty(len(nodes), dtype=np.int64)
+    file_of_node[node_of] = np.concatenate([f[1] for f in found])
+    files, file_index = _distinct(file_of_node)
+    return nodes, score, file_of_node, files, file_index
+
+
 def _best_files(found: list, n: int) -> tuple[np.ndarray, np.ndarray]:
     """[common-files] (the n files whose best node the terms read so far match best,
     ties: the lower rowid; the nodes they found), both sorted: a common term's few
     points cannot lift a file from further down into the candidates, and re-weighing
     every file they found read a million postings of `0` (kernel questions of 0.4 s
     and 150 MB)."""
-    nodes, node_of = _distinct(np.concatenate([f[0] for f in found]))
-    score = np.bincount(node_of, weights=np.concatenate([f[2] for f in found]))
-    file_of_node = np.empty(len(nodes), dtype=np.int64)
-    file_of_node[node_of] = np.concatenate([f[1] for f in found])
-    files, file_index = _distinct(file_of_node)
+    nodes, score, _, files, file_index = _by_node(found)
     best = np.zeros(len(files))
     np.maximum.at(best, file_index, score)
     return np.sort(files[np.lexsort((files, -best))[:n]]), nodes
