@@ -53,6 +53,9 @@ REBUILD_ROOM = 1.25  # the free space a rebuild beside needs, in sizes of the in
 # of pool.TASK_BYTES, this many finished ones waiting): a question's files wait behind it.
 PROGRESSIVE_BACKLOG = 4
 PROVISIONAL_FILES = 400  # a first index under way resolves at most this many asked-about files at a time
+# It resolves them again as files come in that define names they use, spending at most
+# this share of its time on it: after each resolution it waits for its cost over this.
+PROVISIONAL_SHARE = 0.1
 
 
 def _unchanged(old: FileState | None, walked: WalkedFile | None) -> bool:
@@ -203,6 +206,8 @@ class RepoIndex:
         self.wants = Wants()  # what hosts asked during a first index: it parses that first (indexer/order.py)
         self.building = False  # a progressive first index is under way: answers come from what it holds
         self._wanted_version = 0  # the wants whose files' links were last resolved
+        self._wanted_names: frozenset[str] = frozenset()  # the names those files use
+        self._wanted_again = (False, 0.0)  # (a definer of one came in since, not before this monotonic time)
         self._order: FirstOrder | None = None  # the progressive first index's queue, while it runs
         self.walked: list[WalkedFile] = []  # the files the refresh under way has walked so far
         self.todo_bytes: int | None = None  # what it has to read, once walked
@@ -678,9 +683,12 @@ class RepoIndex:
                     if record is None:
                         self.store.touch_file(_restat(old, walked))
                 self._apply([(w, r, o) for w, r, o in pending if r is not None])
-            # Files asked about just came in, or a host asked about others (perhaps indexed already).
+            # Files asked about just came in, or a host asked about others (perhaps indexed
+            # already), or files came in defining what the asked ones use.
             wanted = order is not None and (
-                self.wants.version != self._wanted_version or any(order.tier(w.path) <= BESIDE for w, _, _ in pending)
+                self.wants.version != self._wanted_version
+                or any(order.tier(w.path) <= BESIDE for w, _, _ in pending)
+                or self._definers_came(pending)
             )
             pending.clear()
             if wanted and not final:
@@ -764,6 +772,7 @@ class RepoIndex:
         """During a progressive first index: the links of the files hosts asked about and
         of their directories, among the files indexed so far, and what the asked files
         include or import, to be parsed next. The final resolution makes them all anew."""
+        started = time.monotonic()
         self._wanted_version, paths, _, _ = self.wants.snapshot()
         if not paths:
             return
@@ -772,6 +781,21 @@ class RepoIndex:
             indexed = self.store.indexed_files()
         near = sorted(p for p in indexed if p in paths or posixpath.dirname(p) in dirs)[:PROVISIONAL_FILES]
         self._resolve_provisionally(near)
+        with self.lock:
+            self._wanted_names = frozenset(self.store.names_used_in(near))
+        now = time.monotonic()
+        self._wanted_again = (False, now + (now - started) / PROVISIONAL_SHARE)
+
+    def _definers_came(self, pending) -> bool:
+        """Whether the asked files are due for resolving again: files came in (now or
+        since the last time) that define a name they use, and the wait after the last
+        resolution is over."""
+        came, due = self._wanted_again
+        if not came and self._wanted_names:
+            names = self._wanted_names
+            came = any(node.name in names for _, record, _ in pending if record is not None for node in record.nodes)
+        self._wanted_again = (came, due)
+        return came and time.monotonic() >= due
 
     def _resolve_provisionally(self, paths) -> None:
         """The links `paths` own, resolved among the files indexed so far (a first index

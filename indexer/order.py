@@ -1,9 +1,9 @@
 """The order a first index parses files in, so a host asking meanwhile is answered
 from the files it needs (issue 40): the files its questions anchor, what they
-include or import, their directories, then the files git says changed lately, then
-files whose paths hold the words of its questions, then the rest, smallest first
-(the most files soonest). The order changes while the pass runs: each question
-re-ranks what is left.
+include or import, their directories, the sources of the headers they include, then
+the files git says changed lately, then files whose paths hold the words of its
+questions, then the rest, smallest first (the most files soonest). The order changes
+while the pass runs: each question re-ranks what is left.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from collections import defaultdict
 from .walk import WalkedFile
 
 # Tiers, best first.
-ANCHORED, INCLUDED, BESIDE, RECENT, NAMED, REST = range(6)
+ANCHORED, INCLUDED, BESIDE, NAMESAKE, RECENT, NAMED, REST = range(7)
 MAX_PER_TARGET = 4  # an include or import names at most this many files by its ending
+HEADERS = frozenset((".h", ".hh", ".hpp", ".hxx"))
+SOURCES = frozenset((".c", ".cc", ".cpp", ".cxx", ".m", ".mm"))
 PACKAGE_FILES = ("__init__", "mod", "index")  # the file a package's import names, extension-less
 MAX_WORDS = 32  # the words of pending questions a path is matched against
 _WORD = re.compile(r"[a-z0-9]+")
@@ -80,6 +82,21 @@ def _target_files(targets, by_ending: dict[str, list[str]]) -> set[str]:
     return found
 
 
+def _namesakes(files, by_ending: dict[str, list[str]]) -> set[str]:
+    """The sources named like the headers among `files` (`include/linux/rmap.h` ->
+    `mm/rmap.c`): where what a header declares is usually defined, so an asked file's
+    calls find their definitions early. The shortest paths first: the core before the
+    drivers and the tools that reuse a name."""
+    found: set[str] = set()
+    for path in files:
+        stem, ext = posixpath.splitext(posixpath.basename(path))
+        if ext not in HEADERS:
+            continue
+        sources = [p for p in by_ending.get(stem, ()) if posixpath.splitext(p)[1] in SOURCES]
+        found.update(sorted(sources, key=lambda p: (p.count("/"), len(p), p))[:MAX_PER_TARGET])
+    return found
+
+
 class FirstOrder:
     """The files of a first index, yielded best first; `tier(path)` says where a file
     stood. Iterated by the parser's feeder thread; re-ranks when `wants` changed."""
@@ -114,6 +131,7 @@ class FirstOrder:
         self._seen_version = version
         dirs = {posixpath.dirname(p.rstrip("/")) for p in paths} | {p.rstrip("/") for p in paths}
         included = _target_files(targets, self._endings()) if targets else set()
+        namesakes = _namesakes(included, self._endings())
         tiers = {}
         for path in self._left:
             if path in paths:
@@ -122,6 +140,8 @@ class FirstOrder:
                 tier = INCLUDED
             elif posixpath.dirname(path) in dirs or any(path.startswith(p.rstrip("/") + "/") for p in paths):
                 tier = BESIDE
+            elif path in namesakes:
+                tier = NAMESAKE
             elif path in self._recent:
                 tier = RECENT
             elif words and words & _path_words(path):

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from indexer.index import RepoIndex
-from indexer.order import ANCHORED, BESIDE, INCLUDED, NAMED, REST, FirstOrder, Wants
+from indexer.order import ANCHORED, BESIDE, INCLUDED, NAMED, NAMESAKE, REST, FirstOrder, Wants
 from indexer.store import db_path_for
 from indexer.walk import walk
 
@@ -104,6 +104,7 @@ def test_the_first_order_puts_asked_files_their_includes_and_directories_before_
             "a/asked.c": '#include "lib/util.h"\nint main(void) { return 0; }\n',
             "a/beside.c": "int beside;\n",
             "lib/util.h": "int util(void);\n",
+            "src/util.c": "int util(void) { return 1; }\n",
             "lib/other.c": "int other;\n" * 50,
             "tiny.c": "int t;\n",
             "retry/policy.py": "x = 1\n" * 40,
@@ -117,8 +118,42 @@ def test_the_first_order_puts_asked_files_their_includes_and_directories_before_
     assert next(items)[0].path == "tiny.c"  # nothing asked yet: the smallest first
     wants.ask(["a/asked.c"], ["retry"], targets=["lib/util.h", "pkg"])
     rest = [w.path for w, _ in items]
-    assert rest == ["a/asked.c", "lib/util.h", "pkg/__init__.py", "a/beside.c", "retry/policy.py", "lib/other.c"]
-    assert [order.tier(p) for p in rest] == [ANCHORED, INCLUDED, INCLUDED, BESIDE, NAMED, REST]
+    assert rest == [
+        "a/asked.c",
+        "lib/util.h",
+        "pkg/__init__.py",
+        "a/beside.c",
+        "src/util.c",  # where what the included header declares is defined
+        "retry/policy.py",
+        "lib/other.c",
+    ]
+    assert [order.tier(p) for p in rest] == [ANCHORED, INCLUDED, INCLUDED, BESIDE, NAMESAKE, NAMED, REST]
+
+
+def test_an_asked_file_is_linked_to_a_definition_that_comes_in_late_before_the_first_index_ends(tmp_path, monkeypatch):
+    """Issue 40: the links of an asked-about file improve as the first index fills, not
+    only at its end: a file that comes in late defining a name it calls is linked to
+    before the final resolution starts."""
+    files = {"a/asked.c": "int asked(void) { return far_helper(1) + 1; }\n"}
+    files.update({f"fill/f{i:03}.c": f"int fill_{i}(void) {{ return {i}; }}\n" for i in range(150)})
+    files["z/far.c"] = "int far_helper(int x) { return x; }\n" + "".join(
+        f"int pad_{i}(void) {{ return {i}; }}\n" for i in range(40)
+    )  # the biggest file: parsed last
+    repo = make_repo(tmp_path / "repo", files)
+    monkeypatch.setattr("indexer.index.PROVISIONAL_SHARE", 1e9)  # no wait between resolutions here
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    index.want(["a/asked.c"])
+    seen = {}
+    final = index._link
+
+    def before_the_final_resolution(*args, **kwargs):
+        seen["links"] = {target for target, _, _ in index.store.links_from_file("a/asked.c")}
+        return final(*args, **kwargs)
+
+    index._link = before_the_final_resolution
+    index.refresh(progressive=True)
+    index.close()
+    assert "z/far.c" in seen["links"], seen
 
 
 def _serve(repo: Path, cache: Path, home: Path) -> subprocess.Popen:

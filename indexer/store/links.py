@@ -89,6 +89,15 @@ class Links(Counts):
         rows = self._in("SELECT n.path, u.data FROM nodes n JOIN uses u ON u.file=n.rowid WHERE n.id IN ({})", paths)
         return [use for path, data in rows for use in unpack_uses(path, data)]
 
+    def names_used_in(self, paths) -> set[str]:
+        """The names the files `paths` use, each once."""
+        return {
+            r[0]
+            for r in self._in(
+                "SELECT DISTINCT u.name FROM nodes n JOIN used u ON u.file=n.rowid WHERE n.id IN ({})", paths
+            )
+        }
+
     def paths_referring_to(self, names) -> set[str]:
         return {
             r[0]

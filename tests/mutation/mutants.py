@@ -391,6 +391,30 @@ MUTANTS: list[Mutant] = [
         ),
     ),
     Mutant(
+        "progressive-namesakes",
+        "a first index parses the sources of the headers an asked-about file includes early",
+        "indexer/order.py",
+        "                tier = NAMESAKE",
+        "                tier = REST",
+        "the sources of included headers wait with the rest",
+        (
+            "tests/test_progressive.py::"
+            "test_the_first_order_puts_asked_files_their_includes_and_directories_before_the_rest",
+        ),
+    ),
+    Mutant(
+        "progressive-relink",
+        "an asked-about file's links improve as the first index fills",
+        "indexer/index.py",
+        "        return came and time.monotonic() >= due",
+        "        return False",
+        "an asked-about file is linked only among what was indexed when it was asked about",
+        (
+            "tests/test_progressive.py::"
+            "test_an_asked_file_is_linked_to_a_definition_that_comes_in_late_before_the_first_index_ends",
+        ),
+    ),
+    Mutant(
         "upgrade-beside",
         "an upgrade that re-parses most files builds beside the old index, which answers meanwhile",
         "indexer/index.py",
