@@ -27,7 +27,7 @@ from . import boundary, history, pool, upgrades
 from .digest import line_span, line_starts
 from .extract import PARTIAL_WARNING, Extractor
 from .graph import CodeGraph
-from .order import BESIDE, FirstOrder, Wants
+from .order import BESIDE, NAMESAKE, FirstOrder, Wants
 from .parse import FileRecord
 from .priority import Priority
 from .resolve import MAX_GLOBAL_MATCHES, Resolver
@@ -51,7 +51,13 @@ REBUILD_SHARE = 0.5
 REBUILD_ROOM = 1.25  # the free space a rebuild beside needs, in sizes of the index it replaces
 # A progressive first index queues less parsed work ahead of its writer (tasks of a quarter
 # of pool.TASK_BYTES, this many finished ones waiting): a question's files wait behind it.
-PROGRESSIVE_BACKLOG = 4
+PROGRESSIVE_BACKLOG = 8
+PROGRESSIVE_IN_FLIGHT = 4  # tasks per parser running or queued: the bytes of a cold index's 2 full ones
+# Its writer, maintaining the lookup indexes row by row, is what bounds the pass: it
+# writes in batches this big (fewer pages written again per file), except that a batch
+# holding a file a host waits for is written at once [first-pass-batches].
+PROGRESSIVE_BATCH_FILES = 256
+PROGRESSIVE_BATCH_SECONDS = 5.0
 PROVISIONAL_FILES = 400  # a first index under way resolves at most this many asked-about files at a time
 # It resolves them again as files come in that define names they use, spending at most
 # this share of its time on it: after each resolution it waits for its cost over this.
@@ -699,13 +705,16 @@ class RepoIndex:
         done_bytes = done_files = 0
         executor, owned = self._executor(todo, executor)
         batch_files = BATCH_FILES if bulk else LIVE_BATCH_FILES
+        batch_seconds, waiting = BATCH_SECONDS, False
+        if order is not None:
+            batch_files, batch_seconds = PROGRESSIVE_BATCH_FILES, PROGRESSIVE_BATCH_SECONDS
         try:
             for walked, record in pool.run(
                 executor,
                 str(self.root),
                 todo if order is None else order,
                 self.max_file_bytes,
-                in_flight=2 * max(1, self.jobs),
+                in_flight=(2 if order is None else PROGRESSIVE_IN_FLIGHT) * max(1, self.jobs),
                 tools=(self.registry, self.extractor),
                 **({} if order is None else {"task_bytes": pool.TASK_BYTES // 4, "backlog": PROGRESSIVE_BACKLOG}),
             ):
@@ -725,7 +734,14 @@ class RepoIndex:
                     pending.append((walked, record, old))
                     summary.parsed += 1
                     summary.warnings += len(record.warnings)
-                if len(pending) >= batch_files or time.monotonic() - last_commit > BATCH_SECONDS:
+                asked = order is not None and order.tier(walked.path) <= NAMESAKE
+                waiting = waiting or asked  # a host waits for a file pending: a live batch's bounds
+                if (
+                    len(pending) >= (LIVE_BATCH_FILES if waiting else batch_files)
+                    or time.monotonic() - last_commit > (BATCH_SECONDS if waiting else batch_seconds)
+                    or (waiting and not asked)  # the files asked for are all in: written now
+                ):
+                    waiting = False
                     flush()
                 else:
                     give_way()

@@ -26,6 +26,10 @@ from .walk import WalkedFile
 
 TASK_BYTES = 1 << 20  # ~1 MiB of source per task: big enough to amortise, small enough to balance
 PARENT_POLL_SECONDS = 0.5  # how soon a worker notices its parent is gone
+# Parsers run below the writer's priority: where the writer bounds the pass (a first
+# index answering meanwhile), cores shared three ways left it behind and the parsers
+# waiting for room; and a host's answers come before parsing [parsers-niced].
+WORKER_NICENESS = 10
 SAME = "same"  # the bytes hash to the digest already indexed: nothing to parse
 
 _local = threading.local()  # one registry and parser set per worker thread (tree-sitter parsers are not shared)
@@ -40,6 +44,8 @@ def worker_init(parent: int) -> None:
     macro-heavy C headers). Ctrl-C is the parent's to handle, and a worker ends with
     its parent, however the parent ends (shutdown, SIGTERM, SIGKILL)."""
     global _collect_per_task
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     gc.disable()
     _collect_per_task = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -83,3 +83,19 @@ def test_a_pause_is_bounded_so_queries_cannot_starve_the_indexer(monkeypatch):
         thread, done = _give_way_in_thread(p)
         assert done.wait(DEADLINE), "the pause outlasted its bound"
     thread.join()
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_parsers_run_below_the_priority_of_the_process_that_answers(fork):
+    """[parsers-niced]: a parsing process yields the cores to the writer (which bounds a
+    first index that answers meanwhile) and to the host's answers."""
+    import os
+
+    from indexer import pool
+
+    executor = pool.start(1, fork=fork)
+    try:
+        parser = executor.submit(os.nice, 0).result(timeout=DEADLINE)
+    finally:
+        executor.shutdown()
+    assert parser == os.nice(0) + pool.WORKER_NICENESS or parser == 19, (parser, os.nice(0))

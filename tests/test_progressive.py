@@ -197,3 +197,27 @@ def test_an_anchored_query_during_a_long_first_index_gets_the_anchored_file_and_
     p.proc.wait(timeout=60)
     stderr = p.proc.stderr.read().decode()
     assert "partial answer 1: the first index is still being built" in stderr, stderr[-2000:]
+
+
+def test_a_file_a_host_waits_for_is_written_at_once_and_the_rest_in_big_batches(tmp_path):
+    """[first-pass-batches]: the pass writes the rest in big batches (its writer bounds
+    it), but a batch holding an asked-about file is written as soon as the asked files
+    stop coming, not once 256 files or 5 s have gathered behind it."""
+    files = {"a/asked.c": "int asked(void) { return 1; }\n"}
+    files.update({f"fill/f{i:03}.c": f"int fill_{i}(void) {{ return {i}; }}\n" for i in range(400)})
+    repo = make_repo(tmp_path / "repo", files)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    index.want(["a/asked.c"])
+    batches = []
+    apply = index._apply
+
+    def written(items):
+        batches.append([walked.path for walked, _, _ in items])
+        return apply(items)
+
+    index._apply = written
+    index.refresh(progressive=True)
+    index.close()
+    first = next(batch for batch in batches if "a/asked.c" in batch)
+    assert len(first) <= 2, first  # the asked file, and the one that showed the asked ones were in
+    assert max(len(batch) for batch in batches) > 48, [len(b) for b in batches]  # the rest: beyond a live batch
