@@ -25,7 +25,7 @@ def charge(frame) -> int:
 BIG_FRAME_SHARE = 0.5
 # No file takes more than this share of the budget, in tokens or in frames, while
 # frames from other files still fit; what it was refused is offered again once the
-# others are placed.
+# others are placed [file-share].
 FILE_SHARE = 0.5
 
 
