@@ -201,6 +201,12 @@ class RepoIndex:
         self.store = Store(db_path or db_path_for(self.root, cache_dir))
         if self.store.set_aside_to is not None:
             self._say_damaged()
+        if self.store.newer_left is not None:
+            newer, version = self.store.newer_left
+            sys.stderr.write(
+                f"repo-graph: {newer} holds a newer release's index (schema {version}), left as it is; "
+                f"this release keeps its own in {self.store.path}\n"
+            )
         self.lock = self.store.lock
         self.registry = Registry()
         self.extractor = Extractor()

@@ -136,6 +136,33 @@ def test_a_second_process_opening_a_new_index_keeps_what_the_first_created(tmp_p
     first.close()
 
 
+def test_an_index_a_newer_release_made_is_left_whole_and_this_release_keeps_its_own_beside(tmp_path):
+    """Two releases on one cache (a host's pinned one, a newer CLI): the older one must
+    not drop the newer one's tables on every open (nor the newer the older's on its
+    next), so it keeps its own index beside, and opens that one again next time."""
+    from indexer.store import Store
+    from indexer.store.schema import SCHEMA_VERSION
+
+    path = tmp_path / "index.sqlite3"
+    made = Store(path)
+    made.close()
+    newer = sqlite3.connect(str(path), isolation_level=None)
+    newer.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION + 1),))
+    newer.execute("CREATE TABLE newer_only(x)")
+    newer.execute("INSERT INTO newer_only VALUES('kept')")
+    newer.close()
+    for _ in range(2):
+        ours = Store(path)
+        assert ours.newer_left == (path, SCHEMA_VERSION + 1)
+        assert ours.path != path and ours.path.parent == path.parent
+        assert ours.file_count() == 0  # a working index of its own
+        ours.close()
+    again = sqlite3.connect(str(path))
+    assert again.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == (str(SCHEMA_VERSION + 1),)
+    assert again.execute("SELECT x FROM newer_only").fetchall() == [("kept",)]
+    again.close()
+
+
 def test_few_checkpoints_holds_the_wal_for_its_writes_and_gives_the_default_back(tmp_path):
     """[first-pass-checkpoints] A progressive first index checkpoints rarely; the writes
     after it (the watcher's, a question's freshness check) checkpoint as usual, or the

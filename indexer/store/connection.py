@@ -74,6 +74,14 @@ def _ancestors(path: str):
         directory = posixpath.dirname(directory)
 
 
+class NewerIndex(Exception):
+    """The file holds the index of a newer release (a schema version above ours)."""
+
+    def __init__(self, version: int):
+        super().__init__(f"made by a newer release (schema {version}; this one reads {SCHEMA_VERSION})")
+        self.version = version
+
+
 class Connection:
     """The file, this thread's connection to it (`db`), the writers' `lock`."""
 
@@ -85,8 +93,17 @@ class Connection:
         self._generation = 0  # bumped when the file is replaced: every thread reconnects
         self._closed = False
         self.set_aside_to: Path | None = None  # where a damaged file went, for the one line that says so
+        self.newer_left: tuple[Path, int] | None = None  # a newer release's index, left whole: (its file, schema)
         self._make_private()
         try:
+            self._open()
+        except NewerIndex as exc:
+            # Two releases on one cache (a host's pinned one, a newer CLI) must not drop
+            # each other's index on every open: the newer keeps the file, this one its own beside.
+            self.newer_left = (self.path, exc.version)
+            self._disconnect()
+            self.path = self.path.with_name(f"{self.path.stem}.schema{SCHEMA_VERSION}{self.path.suffix}")
+            self._make_private()
             self._open()
         except sqlite3.DatabaseError as exc:
             if not is_damage(exc):
@@ -258,12 +275,19 @@ class Connection:
                         pass  # the error being raised is the one that says what happened
                 raise
 
-    def _schema_current(self) -> bool:
+    def _schema_version(self) -> int | None:
+        """The schema version the file says it holds; None for a new file or a garbled one."""
         try:
             row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         except sqlite3.OperationalError:  # no meta table: a new file (damage is raised on)
-            return False
-        return row is not None and row[0] == str(SCHEMA_VERSION)
+            return None
+        try:
+            return int(row[0]) if row is not None else None
+        except (TypeError, ValueError):
+            return None
+
+    def _schema_current(self) -> bool:
+        return self._schema_version() == SCHEMA_VERSION
 
     def _ensure_schema(self) -> bool:
         with self.lock:
@@ -271,9 +295,12 @@ class Connection:
                 return False
             self.db.execute("BEGIN IMMEDIATE")
             try:
-                if self._schema_current():  # another process created it while this one waited for the lock
+                version = self._schema_version()
+                if version == SCHEMA_VERSION:  # another process created it while this one waited for the lock
                     self.db.execute("COMMIT")
                     return False
+                if version is not None and version > SCHEMA_VERSION:
+                    raise NewerIndex(version)  # rolled back below: nothing of it is touched
                 found = self.db.execute("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view')")
                 for kind, name in list(found):
                     self.db.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')

@@ -433,6 +433,18 @@ MUTANTS: list[Mutant] = [
         ("tests/test_priority.py::test_parsers_run_below_the_priority_of_the_process_that_answers",),
     ),
     Mutant(
+        "store-newer-kept",
+        "an index a newer release made is left whole; this release keeps its own beside",
+        "indexer/store/connection.py",
+        "                if version is not None and version > SCHEMA_VERSION:",
+        "                if False:",
+        "the newer release's index dropped and rebuilt in place",
+        (
+            "tests/test_store.py::"
+            "test_an_index_a_newer_release_made_is_left_whole_and_this_release_keeps_its_own_beside",
+        ),
+    ),
+    Mutant(
         "upgrade-beside",
         "an upgrade that re-parses most files builds beside the old index, which answers meanwhile",
         "indexer/index.py",
