@@ -157,6 +157,11 @@ def test_an_index_a_newer_release_made_is_left_whole_and_this_release_keeps_its_
         assert ours.path != path and ours.path.parent == path.parent
         assert ours.file_count() == 0  # a working index of its own
         ours.close()
+    beside = ours.path
+    beside.write_bytes(b"not an index at all")  # damaged: set aside and started afresh, like the main file
+    mended = Store(path)
+    assert mended.path == beside and mended.set_aside_to is not None and mended.file_count() == 0
+    mended.close()
     again = sqlite3.connect(str(path))
     assert again.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == (str(SCHEMA_VERSION + 1),)
     assert again.execute("SELECT x FROM newer_only").fetchall() == [("kept",)]

@@ -96,16 +96,17 @@ class Connection:
         self.newer_left: tuple[Path, int] | None = None  # a newer release's index, left whole: (its file, schema)
         self._make_private()
         try:
-            self._open()
-        except NewerIndex as exc:
-            # Two releases on one cache (a host's pinned one, a newer CLI) must not drop
-            # each other's index on every open: the newer keeps the file, this one its own beside.
-            self.newer_left = (self.path, exc.version)
-            self._disconnect()
-            self.path = self.path.with_name(f"{self.path.stem}.schema{SCHEMA_VERSION}{self.path.suffix}")
-            self._make_private()
-            self._open()
-        except sqlite3.DatabaseError as exc:
+            try:
+                self._open()
+            except NewerIndex as exc:
+                # Two releases on one cache (a host's pinned one, a newer CLI) must not drop
+                # each other's index on every open: the newer keeps the file, this one its own beside.
+                self.newer_left = (self.path, exc.version)
+                self._disconnect()
+                self.path = self.path.with_name(f"{self.path.stem}.schema{SCHEMA_VERSION}{self.path.suffix}")
+                self._make_private()
+                self._open()
+        except sqlite3.DatabaseError as exc:  # the file opened last, whichever it is
             if not is_damage(exc):
                 raise
             self._replace_damaged()
