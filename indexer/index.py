@@ -5,6 +5,7 @@ share one lock, so a query sees either all of a file's update or none of it.
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import json
 import os
@@ -27,7 +28,7 @@ from . import boundary, history, pool, upgrades
 from .digest import line_span, line_starts
 from .extract import PARTIAL_WARNING, Extractor
 from .graph import CodeGraph
-from .order import BESIDE, NAMESAKE, FirstOrder, Wants
+from .order import BESIDE, NAMESAKE, REST, FirstOrder, Wants
 from .parse import FileRecord
 from .priority import Priority
 from .resolve import MAX_GLOBAL_MATCHES, Resolver
@@ -180,6 +181,94 @@ class Summary:
 
 RECENT_NS = 2_000_000_000  # a file written this close to its reading may have changed since
 MAX_RECENT = 512  # a checkout's thousands of fresh files: the watcher's to take up
+
+
+class _Builder:
+    """The right to build an index beside the one at `path`, one process at a time: a
+    second (another window's provider) waits for the first to swap its index in, and
+    then reads that one (`waited`), instead of writing over the same file. The lock file
+    stays (removing it would let a third process lock a new one while a second waits)."""
+
+    def __init__(self, path: Path):
+        self.lock_path = f"{path}.lock"
+        self.waited = False
+        self._fd = -1
+
+    def __enter__(self) -> _Builder:
+        self._fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            sys.stderr.write("repo-graph: another process is building this index; waiting for it\n")
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            self.waited = True
+        return self
+
+    def __exit__(self, *exc) -> None:
+        os.close(self._fd)  # the lock goes with it
+
+
+class _Feed:
+    """Parsed files on their way into the index that answers during a first index: the
+    files hosts need (indexer/order.py's tiers before the rest) and those defining a name
+    the asked files use. A batch holding a file a host waits for is written as soon as
+    the asked files stop coming, the rest in big batches [first-pass-batches]; after a
+    batch, the asked files' links are resolved again when due."""
+
+    def __init__(self, index: RepoIndex, order: FirstOrder):
+        self.index, self.order = index, order
+        self.pending: list[tuple[WalkedFile, FileRecord | None, FileState | None]] = []
+        self.waiting = False  # the batch holds a file a host waits for
+        self.last = time.monotonic()
+
+    def needs(self, walked: WalkedFile, record: FileRecord | None) -> bool:
+        if self.order.tier(walked.path) < REST:
+            return True
+        names = self.index._wanted_names
+        return bool(names) and record is not None and any(node.name in names for node in record.nodes)
+
+    def offer(self, item, take: bool) -> None:
+        """Every parsed file passes here (taken or not): one the order did not ask for
+        says the asked ones are all in."""
+        asked = self.order.tier(item[0].path) <= NAMESAKE
+        if take:
+            self.pending.append(item)
+            self.waiting = self.waiting or asked
+        if take and self.order.live is not None:
+            self.order.went_live([item[0].path])
+        if self.pending and (
+            len(self.pending) >= (LIVE_BATCH_FILES if self.waiting else PROGRESSIVE_BATCH_FILES)
+            or time.monotonic() - self.last > (BATCH_SECONDS if self.waiting else PROGRESSIVE_BATCH_SECONDS)
+            or (self.waiting and not asked)  # the files asked for are all in: written now
+        ):
+            self.flush()
+
+    def flush(self, final: bool = False) -> None:
+        """Write the batch; on the way out of an error (`final`) with no pause and no
+        resolution after."""
+        index, pending = self.index, self.pending
+        if not pending:
+            return
+        if not final:
+            index.priority.give_way()
+        index._wait_for_other_writers()
+        with index.store.transaction():
+            for walked, record, old in pending:
+                if record is None and old is not None:  # same bytes: new stat only
+                    index.store.touch_file(_restat(old, walked))
+            index._apply([(w, r, o) for w, r, o in pending if r is not None])
+        # Files asked about just came in, or a host asked about others (perhaps indexed
+        # already), or files came in defining what the asked ones use.
+        wanted = (
+            index.wants.version != index._wanted_version
+            or any(self.order.tier(w.path) <= BESIDE for w, _, _ in pending)
+            or index._definers_came(pending)
+        )
+        pending.clear()
+        self.waiting = False
+        if wanted and not final:
+            index._resolve_wanted()
+        self.last = time.monotonic()
 
 
 class RepoIndex:
@@ -526,13 +615,24 @@ class RepoIndex:
             kept = {}
         return frozenset(lang for lang, made_of in current.items() if kept.get(lang) != made_of)
 
-    def refresh(self, progress=None, executor=None, *, count: bool = True, progressive: bool = False) -> Summary:
+    def refresh(
+        self,
+        progress=None,
+        executor=None,
+        *,
+        count: bool = True,
+        progressive: bool = False,
+        live: RepoIndex | None = None,
+    ) -> Summary:
         """Bring the index in line with the tree: parse new and changed files, drop gone ones.
         count=False: the summary's node and edge counts stay 0 (after a write they take a
         scan of every node row, seconds on the kernel; the watcher has no use for them).
-        progressive: a first index answers while it runs (serve): its lookup indexes stay
-        in place, files are parsed in the order hosts need them (indexer/order.py) and
-        the links of those resolve as they arrive; the finished index is the same."""
+        progressive: a first index answers while it runs (serve): files are parsed in the
+        order hosts need them (indexer/order.py) and those files are written at once, their
+        links resolved as they arrive. One a cold index would load in bulk is built beside
+        as one, the files hosts need also written into this one meanwhile; a smaller one is
+        written in place [first-index-beside]. The finished index is the same.
+        live: this is that index built beside, and `live` the one answering meanwhile."""
         started = time.monotonic()
         summary = Summary(database=str(self.store.path))
         lap = _Laps(summary.phases)
@@ -576,16 +676,23 @@ class RepoIndex:
         self.todo_bytes = sum(walked.size for walked, _ in todo)
         reparse = sum(1 for walked, digest in todo if digest is None and walked.path in known)
         if reparse > BULK_FILES and reparse > REBUILD_SHARE * len(stats) and self._room_beside():
-            return self._rebuild_beside(progress, executor, count)
+            return self._build_beside(progress, executor, count)
         # A first index (mostly new files) loads rows with the lookup indexes dropped, and
         # builds them once the links are in too: sorted builds beat millions of random inserts.
         bulk = len(todo) > BULK_FILES and len(todo) > len(stats)
-        order = None
-        if progressive and not self.ready.is_set():
-            bulk = False  # answers read the lookup indexes meanwhile
+        first = progressive and not self.ready.is_set()
+        if first and bulk:
+            return self._build_beside(progress, executor, count, first=True)
+        feed = None
+        if first or live is not None:
+            answering = live or self
             recent = history.recently_changed(self.root) if todo else {}
-            order = self._order = FirstOrder(todo, self.wants, recent)
-            self.building = True
+            feed = _Feed(answering, FirstOrder(todo, answering.wants, recent, live=None if live is None else set()))
+            answering._order = feed.order
+            if live is None:  # in place: answers read the lookup indexes meanwhile
+                bulk = False
+                self.building = True
+        in_place = feed is not None and feed.index is self
         lap("plan")
         indexes = _InThread(partial(self.store.bulk_load, False), "repo-graph-indexes") if bulk else None
         collecting = gc.isenabled()
@@ -596,10 +703,10 @@ class RepoIndex:
             # and cost the writer 10-15% of its time [cold-index-gc].
             gc.disable()
         try:
-            with self.store.few_checkpoints() if order is not None else nullcontext():
-                self._parse(todo, known, summary, bulk, progress, executor, order)
+            with self.store.few_checkpoints() if in_place else nullcontext():
+                self._parse(todo, known, summary, bulk, progress, executor, feed)
                 lap("parse")
-                if order is not None:
+                if in_place:
                     self._wait_for_other_writers()
                 gone = [row[0] for row in stats if row[0] not in seen]
                 if gone:
@@ -672,15 +779,15 @@ class RepoIndex:
         known = self.store.file_states_of([w.path for w in fresh]) if fresh and stats else {}
         return [(w, known[w.path].digest if w.path in known else None) for w in fresh], known
 
-    def _parse(
-        self, todo, known: dict[str, FileState], summary: Summary, bulk: bool, progress, executor, order=None
-    ) -> None:
-        """Parse `todo` (in worker processes when it is worth it), in `order` when given,
-        and write what comes back, a batch per transaction; what was parsed is committed
-        even on the way out of an error, so a stop loses nothing it has done."""
+    def _parse(self, todo, known: dict[str, FileState], summary: Summary, bulk: bool, progress, executor, feed=None):
+        """Parse `todo` (in worker processes when it is worth it) and write what comes back,
+        a batch per transaction; what was parsed is committed even on the way out of an
+        error, so a stop loses nothing it has done. `feed`: a first index answering
+        meanwhile; its order is the parse's, and the files it takes go to its index."""
         give_way = self.priority.give_way
         pending: list[tuple[WalkedFile, FileRecord | None, FileState | None]] = []
         last_commit = time.monotonic()
+        in_place = feed is not None and feed.index is self
 
         def flush(final: bool = False):
             nonlocal last_commit
@@ -688,42 +795,35 @@ class RepoIndex:
                 return
             if not final:  # on the way out (a stop, an error) what was parsed is written, no pause
                 give_way()
-            if order is not None:
-                self._wait_for_other_writers()
             with self.store.transaction():
                 for walked, record, old in pending:
                     if record is None:
                         self.store.touch_file(_restat(old, walked))
                 self._apply([(w, r, o) for w, r, o in pending if r is not None])
-            # Files asked about just came in, or a host asked about others (perhaps indexed
-            # already), or files came in defining what the asked ones use.
-            wanted = order is not None and (
-                self.wants.version != self._wanted_version
-                or any(order.tier(w.path) <= BESIDE for w, _, _ in pending)
-                or self._definers_came(pending)
-            )
             pending.clear()
-            if wanted and not final:
-                self._resolve_wanted()
             last_commit = time.monotonic()
 
         total_bytes = sum(w.size for w, _ in todo) or 1
         done_bytes = done_files = 0
         executor, owned = self._executor(todo, executor)
         batch_files = BATCH_FILES if bulk else LIVE_BATCH_FILES
-        batch_seconds, waiting = BATCH_SECONDS, False
-        if order is not None:
-            batch_files, batch_seconds = PROGRESSIVE_BATCH_FILES, PROGRESSIVE_BATCH_SECONDS
+        ordered = {}
+        if feed is not None:
+            ordered = {"task_bytes": pool.TASK_BYTES // 4, "backlog": PROGRESSIVE_BACKLOG}
         try:
             for walked, record in pool.run(
                 executor,
                 str(self.root),
-                todo if order is None else order,
+                todo if feed is None else feed.order,
                 self.max_file_bytes,
-                in_flight=(2 if order is None else PROGRESSIVE_IN_FLIGHT) * max(1, self.jobs),
+                in_flight=(2 if feed is None else PROGRESSIVE_IN_FLIGHT) * max(1, self.jobs),
                 tools=(self.registry, self.extractor),
-                **({} if order is None else {"task_bytes": pool.TASK_BYTES // 4, "backlog": PROGRESSIVE_BACKLOG}),
+                **ordered,
             ):
+                if not in_place and feed is not None and feed.order.again(walked.path):
+                    if record is not None and record != pool.SAME:  # for the answering index alone
+                        feed.offer((walked, record, None), True)
+                    continue
                 done_bytes += walked.size
                 done_files += 1
                 old = known.get(walked.path)
@@ -734,31 +834,35 @@ class RepoIndex:
                         summary.vanished += 1
                     continue
                 if record == pool.SAME:  # a string, so it survives pickling across processes
-                    pending.append((walked, None, old))  # same bytes: new stat only
+                    item = (walked, None, old)  # same bytes: new stat only
                     summary.unchanged += 1
                 else:
-                    pending.append((walked, record, old))
+                    item = (walked, record, old)
                     summary.parsed += 1
                     summary.warnings += len(record.warnings)
-                asked = order is not None and order.tier(walked.path) <= NAMESAKE
-                waiting = waiting or asked  # a host waits for a file pending: a live batch's bounds
-                if (
-                    len(pending) >= (LIVE_BATCH_FILES if waiting else batch_files)
-                    or time.monotonic() - last_commit > (BATCH_SECONDS if waiting else batch_seconds)
-                    or (waiting and not asked)  # the files asked for are all in: written now
-                ):
-                    waiting = False
-                    flush()
+                if in_place:
+                    feed.offer(item, True)
                 else:
-                    give_way()
+                    pending.append(item)
+                    if feed is not None:
+                        feed.offer(item, feed.needs(walked, record))
+                    if len(pending) >= batch_files or time.monotonic() - last_commit > BATCH_SECONDS:
+                        flush()
+                give_way()
                 if progress is not None:
                     progress(done_bytes, total_bytes, done_files, len(todo))
+        except BaseException:
+            if feed is not None:
+                feed.flush(final=True)
+            raise
         finally:
             if owned:
                 executor.shutdown(cancel_futures=True)
             if bulk:
                 flush(final=True)
         flush()
+        if feed is not None:
+            feed.flush()
 
     def _link(self, lap, indexes: _InThread | None = None) -> None:
         """Resolve what the changes reach, and recompute the prior once enough changed.
@@ -945,8 +1049,8 @@ class RepoIndex:
                     self._apply([(walked, record, old) for _, walked, record, old in work if walked is not None])
                 if self.building:
                     order = self._order
-                    if order is not None:  # indexed here: the first index need not parse it again
-                        order.discard(rel for rel, *_ in work)
+                    if order is not None:  # indexed here: the first index need not give it again
+                        order.went_live([rel for rel, *_ in work])
                     self._resolve_provisionally({rel for rel, *_ in work})
                 else:
                     self._resolve(only={rel for rel, *_ in work})
@@ -969,37 +1073,52 @@ class RepoIndex:
         )
         return False
 
-    def _rebuild_beside(self, progress, executor, count: bool) -> Summary:
-        """Build the index anew in a file beside this one, as a cold index does (in bulk),
-        while this one keeps answering; swap it in with one rename, then catch up with
-        whatever changed meanwhile."""
+    def _build_beside(self, progress, executor, count: bool, *, first: bool = False) -> Summary:
+        """Build the index anew in a file beside this one, in bulk as a cold index does,
+        while this one answers: an upgrade's rebuild (this one the old index), or a first
+        index too big to write in place at a cold one's speed (this one meanwhile holds the
+        files hosts ask about) [first-index-beside]. Swap it in with one rename, then catch
+        up with whatever changed meanwhile. One process builds at a time."""
         path = self.store.path
-        fresh_path = path.with_name(path.name + ".next")
-        for suffix in ("", "-wal", "-shm"):
-            try:
-                os.unlink(f"{fresh_path}{suffix}")  # a rebuild a stop cut short
-            except FileNotFoundError:
-                pass
-        sys.stderr.write("repo-graph: this release indexes differently; building a new index beside the old one\n")
-        fresh = RepoIndex(self.root, max_file_bytes=self.max_file_bytes, jobs=self.jobs, db_path=fresh_path)
-        fresh.priority = self.priority  # queries on the old index come first, as ever
-        fresh.rules_table = self.rules_table
-        try:
-            built = fresh.refresh(progress, executor, count=count)
-        finally:
-            fresh.close()
-        self.priority.give_way()
-        with self.priority.alone(), self.lock:
-            self.store.replace_with(fresh_path)
-            self._touched_paths, self._old_ids, self._new_ids = set(), {}, {}
-            self._recent.clear()
-            self._wrote = False
-        sys.stderr.write("repo-graph: swapped in the new index\n")
+        with _Builder(path) as builder:
+            if not builder.waited:
+                built = self._build_and_swap(path.with_name(path.name + ".next"), progress, executor, count, first)
+        if builder.waited:  # another process built it meanwhile: read that one
+            self.store.reopen()
+            return self.refresh(progress, executor, count=count, progressive=first)
+        sys.stderr.write(f"repo-graph: swapped in the {'first' if first else 'new'} index\n")
         caught_up = self.refresh(progress, executor, count=count)
         built.database = caught_up.database  # the index's own name, not the file it was built in
         built.seconds = round(built.seconds + caught_up.seconds, 3)
         built.parsed += caught_up.parsed
         built.removed += caught_up.removed
+        return built
+
+    def _build_and_swap(self, fresh_path: Path, progress, executor, count: bool, first: bool) -> Summary:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(f"{fresh_path}{suffix}")  # a rebuild a stop cut short
+            except FileNotFoundError:
+                pass
+        if not first:
+            sys.stderr.write("repo-graph: this release indexes differently; building a new index beside the old one\n")
+        fresh = RepoIndex(self.root, max_file_bytes=self.max_file_bytes, jobs=self.jobs, db_path=fresh_path)
+        fresh.priority = self.priority  # queries on this index come first, as ever
+        fresh.rules_table = self.rules_table
+        self.building = first
+        try:
+            try:
+                built = fresh.refresh(progress, executor, count=count, live=self if first else None)
+            finally:
+                fresh.close()
+            self.priority.give_way()
+            with self.priority.alone(), self.lock:
+                self.store.replace_with(fresh_path)
+                self._touched_paths, self._old_ids, self._new_ids = set(), {}, {}
+                self._recent.clear()
+                self._wrote = False
+        finally:
+            self.building, self._order = False, None
         return built
 
     def _wait_for_other_writers(self) -> None:

@@ -99,10 +99,22 @@ def _namesakes(files, by_ending: dict[str, list[str]]) -> set[str]:
 
 class FirstOrder:
     """The files of a first index, yielded best first; `tier(path)` says where a file
-    stood. Iterated by the parser's feeder thread; re-ranks when `wants` changed."""
+    stood. Iterated by the parser's feeder thread; re-ranks when `wants` changed.
+    `live`: the paths written into the index that answers meanwhile, when that is not
+    the one being built (a first index built beside): a file asked about after it was
+    parsed, and not among them, is yielded again for that index alone (`again`)."""
 
-    def __init__(self, todo: list[tuple[WalkedFile, str | None]], wants: Wants, recent: dict[str, float]):
-        self._left = {w.path: (w, d) for w, d in todo}
+    def __init__(
+        self,
+        todo: list[tuple[WalkedFile, str | None]],
+        wants: Wants,
+        recent: dict[str, float],
+        live: set[str] | None = None,
+    ):
+        self._all = {w.path: (w, d) for w, d in todo}
+        self._left = dict(self._all)
+        self.live = live
+        self._again: set[str] = set()
         self._wants = wants
         self._recent = recent
         self._seen_version = -1
@@ -115,7 +127,7 @@ class FirstOrder:
         """Every file under each of its path's endings and extension-less endings."""
         if self._by_ending is None:
             by_ending: dict[str, list[str]] = defaultdict(list)
-            for path in self._left:
+            for path in self._all:
                 parts = path.split("/")
                 for i in range(len(parts)):
                     ending = "/".join(parts[i:])
@@ -132,6 +144,14 @@ class FirstOrder:
         dirs = {posixpath.dirname(p.rstrip("/")) for p in paths} | {p.rstrip("/") for p in paths}
         included = _target_files(targets, self._endings()) if targets else set()
         namesakes = _namesakes(included, self._endings())
+        if self.live is not None:  # asked about since it went by: again, for the answering index
+            for path in paths | included | namesakes:
+                if path in self._all and path not in self._left and path not in self.live:
+                    self._left[path] = self._all[path]
+                    self._again.add(path)
+            for path in {p for p in self._all if posixpath.dirname(p) in dirs} - self.live - self._left.keys():
+                self._left[path] = self._all[path]
+                self._again.add(path)
         tiers = {}
         for path in self._left:
             if path in paths:
@@ -178,11 +198,25 @@ class FirstOrder:
                 item = self._left.pop(self._queue.pop())
             yield item
 
-    def discard(self, paths) -> None:
-        """Files indexed meanwhile (a query's anchors): not to be parsed again."""
+    def again(self, path: str) -> bool:
+        """Whether `path` was yielded again, for the answering index alone (taken off the
+        list: its next yield, if any, is a first one's)."""
+        with self._lock:
+            if path in self._again:
+                self._again.discard(path)
+                return True
+            return False
+
+    def went_live(self, paths) -> None:
+        """Files written into the answering index (a query's anchors, indexed on the spot;
+        a first index's feed): built in place, not to be parsed again; built beside, not
+        to be yielded again for it."""
         with self._lock:
             for path in paths:
-                self._left.pop(path, None)
+                if self.live is None:
+                    self._left.pop(path, None)
+                else:
+                    self.live.add(path)
 
     def __len__(self) -> int:
         with self._lock:

@@ -11,6 +11,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from indexer.index import RepoIndex
 from indexer.order import ANCHORED, BESIDE, INCLUDED, NAMED, NAMESAKE, REST, FirstOrder, Wants
 from indexer.store import db_path_for
@@ -66,19 +68,21 @@ def dump(db: Path) -> dict[str, list]:
     return out
 
 
-def test_a_progressive_first_index_ends_as_a_cold_one_pass_index(tmp_path):
+@pytest.mark.parametrize("n", [300, 600], ids=["in-place", "beside"])
+def test_a_progressive_first_index_ends_as_a_cold_one_pass_index(tmp_path, n):
     """Indexed in another order (asked-about files first, one of them by a query's
-    thread on the spot, links of those resolved as they came), the finished index
-    holds the same nodes, postings, links, priors and digests as a one-pass cold index
-    of the same tree (which loads in bulk: its lookup indexes dropped and rebuilt)."""
-    repo = generated(tmp_path / "repo", 600, functions=6)
+    thread on the spot, links of those resolved as they came), in place or, as big as a
+    cold index loads in bulk (its lookup indexes dropped and rebuilt), beside: the
+    finished index holds the same nodes, postings, links, priors and digests as a
+    one-pass cold index of the same tree."""
+    repo = generated(tmp_path / "repo", n, functions=6)
     cold = RepoIndex(repo, cache_dir=tmp_path / "cold")
     cold.refresh()
     cold.close()
 
     index = RepoIndex(repo, cache_dir=tmp_path / "progressive")
-    index.want(["pkg11/m590.py"], ["fn_300_1"])
-    on_the_spot = threading.Thread(target=lambda: index.update(["pkg5/m299.py"]))
+    index.want([f"pkg{(n - 10) // 50}/m{n - 10}.py"], [f"fn_{n // 2}_1"])
+    on_the_spot = threading.Thread(target=lambda: index.update([f"pkg{(n // 2 - 1) // 50}/m{n // 2 - 1}.py"]))
     original = index._resolve_wanted
 
     def resolve_and_index_one_meanwhile():
@@ -221,3 +225,90 @@ def test_a_file_a_host_waits_for_is_written_at_once_and_the_rest_in_big_batches(
     first = next(batch for batch in batches if "a/asked.c" in batch)
     assert len(first) <= 2, first  # the asked file, and the one that showed the asked ones were in
     assert max(len(batch) for batch in batches) > 48, [len(b) for b in batches]  # the rest: beyond a live batch
+
+
+def test_a_first_index_a_cold_one_would_load_in_bulk_is_built_beside_and_only_asked_files_go_live(
+    tmp_path, monkeypatch
+):
+    """[first-index-beside]: the index answering meanwhile gets the files hosts asked
+    about (the anchor, its directory, what it imports) as they are parsed; the rest
+    only goes into the one built beside in bulk, swapped in at the end. Writing every
+    file into the answering index, its lookup indexes in place, is what made a first
+    index slower than a cold one."""
+    repo = generated(tmp_path / "repo", 600, functions=6)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    live_path = index.store.path
+    index.want(["pkg11/m590.py"])
+    written: dict[str, set[str]] = {}
+    apply = RepoIndex._apply
+
+    def recorded(self, items):
+        written.setdefault(self.store.path.name, set()).update(walked.path for walked, _, _ in items)
+        return apply(self, items)
+
+    monkeypatch.setattr(RepoIndex, "_apply", recorded)
+    index.refresh(progressive=True)
+    live = written[live_path.name]
+    beside = written[live_path.name + ".next"]
+    assert {"pkg11/m590.py", "pkg11/m589.py", "pkg11/m550.py"} <= live  # asked, imported, beside it
+    assert "pkg0/m3.py" not in live and "pkg0/m3.py" in beside
+    assert len(live) < 100 and len(beside) == 600 + 12 + 1
+    assert index.store.file_count() == 613 and index.ready.is_set()
+    assert not list((tmp_path / "cache").glob("*.next*"))
+    index.close()
+
+
+def test_a_second_process_finding_a_build_under_way_waits_and_then_builds_nothing_over_it(tmp_path, capfd):
+    """Two windows' providers launched on one never-indexed tree share the cache: the
+    second waits for the first's build beside, instead of writing the same file."""
+    from indexer.index import _Builder
+
+    repo = generated(tmp_path / "repo", 600, functions=2)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    fresh = index.store.path.with_name(index.store.path.name + ".next")
+    with _Builder(index.store.path):  # the other process's build
+        fresh.write_bytes(b"being built by the other process")
+        worker = threading.Thread(target=lambda: index.refresh(progressive=True))
+        worker.start()
+        for _ in range(200):
+            if "another process is building this index" in capfd.readouterr().err:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the second build did not say it waits")
+        time.sleep(0.3)
+        assert fresh.read_bytes() == b"being built by the other process"
+        assert worker.is_alive()
+        fresh.unlink()  # the other stopped without swapping anything in: this one builds now
+    worker.join(timeout=120)
+    assert not worker.is_alive()
+    assert index.store.file_count() == 613 and index.ready.is_set()
+    index.close()
+
+
+def test_a_file_asked_about_after_the_first_index_built_beside_went_by_is_given_again_for_the_answering_index(tmp_path):
+    """[first-index-beside]: a question that comes late (the host opened, the user asked
+    minutes after) still gets its anchor's directory and includes into the answering
+    index: the files already parsed for the index built beside are parsed again for it
+    (`again`), except those it holds already."""
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "a/asked.c": '#include "lib/util.h"\nint main(void) { return 0; }\n',
+            "a/beside.c": "int beside;\n",
+            "a/held.c": "int held;\n",
+            "lib/util.h": "int util(void);\n",
+            "z/other.c": "int other;\n",
+        },
+    )
+    wants = Wants()
+    order = FirstOrder([(w, None) for w in walk(repo)], wants, recent={}, live=set())
+    items = iter(order)
+    first = [next(items)[0].path for _ in range(5)]  # all went by, none asked about
+    assert sorted(first) == ["a/asked.c", "a/beside.c", "a/held.c", "lib/util.h", "z/other.c"]
+    order.went_live(["a/held.c"])  # indexed on the spot by a query: held by the answering index
+    wants.ask(["a/asked.c"], targets=["lib/util.h"])
+    again = [w.path for w, _ in items]
+    assert again == ["a/asked.c", "lib/util.h", "a/beside.c"]
+    assert all(order.again(p) for p in again) and not order.again("z/other.c")
+    assert not order.again("a/asked.c")  # once taken off, a later yield would be a first one's

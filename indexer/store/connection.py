@@ -190,6 +190,13 @@ class Connection:
             self._make_private()
             self._open()
 
+    def reopen(self) -> None:
+        """Every thread's next use reconnects: another process swapped a new file in
+        under this path, and the connections held still read the old one."""
+        with self.lock:
+            self._disconnect()
+            self._open()
+
     def _disconnect(self) -> None:
         for held in list(self._held):
             try:

@@ -373,10 +373,46 @@ MUTANTS: list[Mutant] = [
         "progressive-same",
         "a progressive first index ends the same as a one-pass cold index (issue 40)",
         "indexer/index.py",
-        "            bulk = False  # answers read the lookup indexes meanwhile",
-        "            bulk = False; self.store.bulk_load(True)",
+        "                bulk = False\n",
+        "                bulk = False; self.store.bulk_load(True)\n",
         "the lookup indexes dropped and never rebuilt",
-        ("tests/test_progressive.py::test_a_progressive_first_index_ends_as_a_cold_one_pass_index",),
+        ("tests/test_progressive.py::test_a_progressive_first_index_ends_as_a_cold_one_pass_index[in-place]",),
+    ),
+    Mutant(
+        "first-index-beside",
+        "a first index a cold one would load in bulk is built beside, only asked files going live",
+        "indexer/index.py",
+        "        if first and bulk:\n",
+        "        if False:\n",
+        "every file written into the answering index, its lookup indexes in place (1.29x a cold index)",
+        (
+            "tests/test_progressive.py::"
+            "test_a_first_index_a_cold_one_would_load_in_bulk_is_built_beside_and_only_asked_files_go_live",
+        ),
+    ),
+    Mutant(
+        "first-index-again",
+        "a file asked about after the first index built beside went by is parsed again for the answering one",
+        "indexer/order.py",
+        "        if self.live is not None:  # asked about since it went by",
+        "        if False:  # asked about since it went by",
+        "a late question's neighbourhood waits for the swap",
+        (
+            "tests/test_progressive.py::"
+            "test_a_file_asked_about_after_the_first_index_built_beside_went_by_is_given_again_for_the_answering_index",
+        ),
+    ),
+    Mutant(
+        "one-builder",
+        "one process at a time builds an index beside",
+        "indexer/index.py",
+        "            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)",
+        "            pass",
+        "two windows' providers write the same file beside",
+        (
+            "tests/test_progressive.py::"
+            "test_a_second_process_finding_a_build_under_way_waits_and_then_builds_nothing_over_it",
+        ),
     ),
     Mutant(
         "progressive-order",
@@ -418,8 +454,8 @@ MUTANTS: list[Mutant] = [
         "first-pass-batches",
         "a first index writes a batch holding a file a host waits for at once",
         "indexer/index.py",
-        "                    or (waiting and not asked)  # the files asked for are all in: written now",
-        "                    or False",
+        "            or (self.waiting and not asked)  # the files asked for are all in: written now",
+        "            or False",
         "an asked-about file waits in its batch for the files behind it",
         ("tests/test_progressive.py::test_a_file_a_host_waits_for_is_written_at_once_and_the_rest_in_big_batches",),
     ),
