@@ -207,6 +207,14 @@ class _Builder:
     def __exit__(self, *exc) -> None:
         os.close(self._fd)  # the lock goes with it
 
+    @classmethod
+    def waited_for_another(cls, path: Path) -> bool:
+        """Whether another process was building the index at `path` (a provider, beside
+        it), after waiting for it to end: a cold index in place would otherwise do the
+        same work again, dropping the lookup indexes that provider's answers read."""
+        with cls(path) as builder:
+            return builder.waited
+
 
 class _Feed:
     """Parsed files on their way into the index that answers during a first index: the
@@ -310,6 +318,7 @@ class RepoIndex:
         self._wanted_names: frozenset[str] = frozenset()  # the names those files use
         self._wanted_again = (False, 0.0)  # (a definer of one came in since, not before this monotonic time)
         self._order: FirstOrder | None = None  # the progressive first index's queue, while it runs
+        self._replaces = False  # built beside another index, to be swapped in for it
         self.walked: list[WalkedFile] = []  # the files the refresh under way has walked so far
         self.todo_bytes: int | None = None  # what it has to read, once walked
         self._partial: list[str] | None = None  # the files parsed partially during a refresh
@@ -683,6 +692,9 @@ class RepoIndex:
         first = progressive and not self.ready.is_set()
         if first and bulk:
             return self._build_beside(progress, executor, count, first=True)
+        if bulk and live is None and not self._replaces and _Builder.waited_for_another(self.store.path):
+            self.store.reopen()  # the index it swapped in
+            return self.refresh(progress, executor, count=count, progressive=progressive)
         feed = None
         if first or live is not None:
             answering = live or self
@@ -1105,6 +1117,7 @@ class RepoIndex:
         fresh = RepoIndex(self.root, max_file_bytes=self.max_file_bytes, jobs=self.jobs, db_path=fresh_path)
         fresh.priority = self.priority  # queries on this index come first, as ever
         fresh.rules_table = self.rules_table
+        fresh._replaces = True
         self.building = first
         try:
             try:

@@ -312,3 +312,29 @@ def test_a_file_asked_about_after_the_first_index_built_beside_went_by_is_given_
     assert again == ["a/asked.c", "lib/util.h", "a/beside.c"]
     assert all(order.again(p) for p in again) and not order.again("z/other.c")
     assert not order.again("a/asked.c")  # once taken off, a later yield would be a first one's
+
+
+def test_a_cold_index_finding_a_provider_building_beside_waits_for_it_instead_of_loading_in_place(tmp_path, capfd):
+    """`repo-graph index` run in a terminal while a host's provider builds the first
+    index beside: it waits for that index instead of loading the same files in place,
+    its lookup indexes dropped under the provider's answers."""
+    from indexer.index import _Builder
+
+    repo = generated(tmp_path / "repo", 600, functions=2)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    loads = []
+    real = index.store.bulk_load
+    index.store.bulk_load = lambda on: (loads.append(on), real(on))
+    with _Builder(index.store.path):  # the provider's build
+        worker = threading.Thread(target=index.refresh)
+        worker.start()
+        for _ in range(200):
+            if "another process is building this index" in capfd.readouterr().err:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the cold index did not say it waits")
+        assert worker.is_alive() and not loads
+    worker.join(timeout=120)  # the provider stopped without an index: this one loads it
+    assert loads and index.store.file_count() == 613
+    index.close()

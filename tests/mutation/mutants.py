@@ -403,6 +403,18 @@ MUTANTS: list[Mutant] = [
         ),
     ),
     Mutant(
+        "cold-waits-for-builder",
+        "a cold index in place waits for a provider building the same index beside",
+        "indexer/index.py",
+        "        if bulk and live is None and not self._replaces and _Builder.waited_for_another(self.store.path):",
+        "        if False:",
+        "a terminal's cold index loads the same files again under the provider's answers",
+        (
+            "tests/test_progressive.py::"
+            "test_a_cold_index_finding_a_provider_building_beside_waits_for_it_instead_of_loading_in_place",
+        ),
+    ),
+    Mutant(
         "one-builder",
         "one process at a time builds an index beside",
         "indexer/index.py",
