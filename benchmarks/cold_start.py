@@ -122,7 +122,20 @@ def linked_from(db: Path, anchor: str) -> dict[str, list[str]] | None:
     return {"all": sorted(files), "imports": sorted(imports)}
 
 
-def run(root: Path, anchor: str, interval: float, goal: str, early: float | None = None) -> dict:
+def peak_rss_mb(pid: int) -> float | None:
+    """The serving process's own peak resident memory so far (Linux's VmHWM; its parsing
+    processes not included), or None where /proc does not say."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
+def run(root: Path, anchor: str, interval: float, goal: str, early: float | None = None, late: float = 0.0) -> dict:
     samples = []
     with tempfile.TemporaryDirectory(prefix="cold-start-") as tmp:
         cache = Path(tmp) / "serve"
@@ -131,6 +144,7 @@ def run(root: Path, anchor: str, interval: float, goal: str, early: float | None
         ack = served.ask({"type": "handshake", "protocol_version": "contextgraph/1.0"})
         assert ack["type"] == "handshake_ack", ack
         ack_at = served.since()
+        time.sleep(max(0.0, late - served.since()))  # a host whose user asks only now
         after_ready = 0
         n = 0
         while after_ready < 2 and (early is None or served.since() < early):
@@ -172,6 +186,7 @@ def run(root: Path, anchor: str, interval: float, goal: str, early: float | None
             time.sleep(max(0.0, asked + interval - served.since()))
         final = samples[-1]["linked"] or {"all": [], "imports": []}
         final_linked, final_imports = set(final["all"]), set(final["imports"])
+        peak_mb = peak_rss_mb(served.proc.pid)
         if early is not None:
             served.proc.kill()
             served.proc.wait()
@@ -222,6 +237,8 @@ def run(root: Path, anchor: str, interval: float, goal: str, early: float | None
         "full_index_s": round(full, 2) if full is not None else None,
         "cold_index_s": round(cold, 2) if early is None else None,
         "full_over_cold": round(full / cold, 3) if full and early is None else None,
+        "first_question_s": late,
+        "serve_peak_rss_mb": peak_mb,
         "partial_lines": served.partial_lines,
         "errors": served.errors[:5],
         "load_serve_start": round(load_before, 2),
@@ -259,12 +276,20 @@ def main() -> int:
         help="ask for this long only, then stop serve: no full index, no cold reference; the neighbour "
         "figures then compare with the links of the last tick, not the finished index's",
     )
+    parser.add_argument(
+        "--first-question",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="ask the first question only this long after the spawn (a user who asks minutes after the host "
+        "started): how soon a question the first index did not know of is answered with its file's neighbours",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     tmp = None if args.path else tempfile.mkdtemp(prefix="cold-start-corpus-")
     root = tree_root(args.path, tmp or "")
     try:
-        out = run(root, args.anchor, args.interval, args.goal, args.early)
+        out = run(root, args.anchor, args.interval, args.goal, args.early, args.first_question)
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
