@@ -5,7 +5,6 @@ share one lock, so a query sees either all of a file's update or none of it.
 
 from __future__ import annotations
 
-import fcntl
 import gc
 import json
 import os
@@ -23,6 +22,11 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 
 from grammars import Registry
+
+try:
+    import fcntl
+except ImportError:  # not POSIX (Windows): one builder at a time is not enforced there
+    fcntl = None  # type: ignore[assignment]
 
 from . import boundary, history, pool, upgrades
 from .digest import line_span, line_starts
@@ -183,6 +187,19 @@ RECENT_NS = 2_000_000_000  # a file written this close to its reading may have c
 MAX_RECENT = 512  # a checkout's thousands of fresh files: the watcher's to take up
 
 
+def _beside(path: Path) -> Path:
+    """Where an index is built beside the one at `path`, to be swapped in for it."""
+    return path.with_name(path.name + ".next")
+
+
+def _remove_beside(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(f"{_beside(path)}{suffix}")
+        except FileNotFoundError:
+            pass
+
+
 class _Builder:
     """The right to build an index beside the one at `path`, one process at a time: a
     second (another window's provider) waits for the first to swap its index in, and
@@ -195,6 +212,8 @@ class _Builder:
         self._fd = -1
 
     def __enter__(self) -> _Builder:
+        if fcntl is None:
+            return self
         self._fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -205,7 +224,8 @@ class _Builder:
         return self
 
     def __exit__(self, *exc) -> None:
-        os.close(self._fd)  # the lock goes with it
+        if self._fd >= 0:
+            os.close(self._fd)  # the lock goes with it
 
     @classmethod
     def waited_for_another(cls, path: Path) -> bool:
@@ -213,6 +233,8 @@ class _Builder:
         it), after waiting for it to end: a cold index in place would otherwise do the
         same work again, dropping the lookup indexes that provider's answers read."""
         with cls(path) as builder:
+            if not builder.waited:
+                _remove_beside(path)  # a build a stop cut short: nobody else is building
             return builder.waited
 
 
@@ -1094,7 +1116,7 @@ class RepoIndex:
         path = self.store.path
         with _Builder(path) as builder:
             if not builder.waited:
-                built = self._build_and_swap(path.with_name(path.name + ".next"), progress, executor, count, first)
+                built = self._build_and_swap(progress, executor, count, first)
         if builder.waited:  # another process built it meanwhile: read that one
             self.store.reopen()
             return self.refresh(progress, executor, count=count, progressive=first)
@@ -1106,12 +1128,9 @@ class RepoIndex:
         built.removed += caught_up.removed
         return built
 
-    def _build_and_swap(self, fresh_path: Path, progress, executor, count: bool, first: bool) -> Summary:
-        for suffix in ("", "-wal", "-shm"):
-            try:
-                os.unlink(f"{fresh_path}{suffix}")  # a rebuild a stop cut short
-            except FileNotFoundError:
-                pass
+    def _build_and_swap(self, progress, executor, count: bool, first: bool) -> Summary:
+        fresh_path = _beside(self.store.path)
+        _remove_beside(self.store.path)  # a build a stop cut short
         if not first:
             sys.stderr.write("repo-graph: this release indexes differently; building a new index beside the old one\n")
         fresh = RepoIndex(self.root, max_file_bytes=self.max_file_bytes, jobs=self.jobs, db_path=fresh_path)

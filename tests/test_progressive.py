@@ -325,7 +325,9 @@ def test_a_cold_index_finding_a_provider_building_beside_waits_for_it_instead_of
     loads = []
     real = index.store.bulk_load
     index.store.bulk_load = lambda on: (loads.append(on), real(on))
+    cut_short = index.store.path.with_name(index.store.path.name + ".next")
     with _Builder(index.store.path):  # the provider's build
+        cut_short.write_bytes(b"a provider's build, about to be stopped")
         worker = threading.Thread(target=index.refresh)
         worker.start()
         for _ in range(200):
@@ -337,4 +339,5 @@ def test_a_cold_index_finding_a_provider_building_beside_waits_for_it_instead_of
         assert worker.is_alive() and not loads
     worker.join(timeout=120)  # the provider stopped without an index: this one loads it
     assert loads and index.store.file_count() == 613
+    assert not cut_short.exists()  # what the stopped build left beside is not left for good
     index.close()
