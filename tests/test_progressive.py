@@ -258,6 +258,17 @@ def test_a_first_index_a_cold_one_would_load_in_bulk_is_built_beside_and_only_as
     index.close()
 
 
+def started_behind_a_build(work, capfd) -> threading.Thread:
+    """`work` in a thread, once it said on stderr that it waits for another build."""
+    worker = threading.Thread(target=work)
+    worker.start()
+    for _ in range(200):
+        if "another process is building this index" in capfd.readouterr().err:
+            return worker
+        time.sleep(0.05)
+    raise AssertionError("it did not say it waits for the other build")
+
+
 def test_a_second_process_finding_a_build_under_way_waits_and_then_builds_nothing_over_it(tmp_path, capfd):
     """Two windows' providers launched on one never-indexed tree share the cache: the
     second waits for the first's build beside, instead of writing the same file."""
@@ -268,14 +279,7 @@ def test_a_second_process_finding_a_build_under_way_waits_and_then_builds_nothin
     fresh = index.store.path.with_name(index.store.path.name + ".next")
     with _Builder(index.store.path):  # the other process's build
         fresh.write_bytes(b"being built by the other process")
-        worker = threading.Thread(target=lambda: index.refresh(progressive=True))
-        worker.start()
-        for _ in range(200):
-            if "another process is building this index" in capfd.readouterr().err:
-                break
-            time.sleep(0.05)
-        else:
-            raise AssertionError("the second build did not say it waits")
+        worker = started_behind_a_build(lambda: index.refresh(progressive=True), capfd)
         time.sleep(0.3)
         assert fresh.read_bytes() == b"being built by the other process"
         assert worker.is_alive()
@@ -328,14 +332,7 @@ def test_a_cold_index_finding_a_provider_building_beside_waits_for_it_instead_of
     cut_short = index.store.path.with_name(index.store.path.name + ".next")
     with _Builder(index.store.path):  # the provider's build
         cut_short.write_bytes(b"a provider's build, about to be stopped")
-        worker = threading.Thread(target=index.refresh)
-        worker.start()
-        for _ in range(200):
-            if "another process is building this index" in capfd.readouterr().err:
-                break
-            time.sleep(0.05)
-        else:
-            raise AssertionError("the cold index did not say it waits")
+        worker = started_behind_a_build(index.refresh, capfd)
         assert worker.is_alive() and not loads
     worker.join(timeout=120)  # the provider stopped without an index: this one loads it
     assert loads and index.store.file_count() == 613
