@@ -67,6 +67,11 @@ PROVISIONAL_FILES = 400  # a first index under way resolves at most this many as
 # It resolves them again as files come in that define names they use, spending at most
 # this share of its time on it: after each resolution it waits for its cost over this.
 PROVISIONAL_SHARE = 0.1
+# A first index built beside sends the answering index the files holding two of a pending
+# question's terms that are rare so far: in at most this share of the files parsed, once
+# RARE_MIN_FILES are (before, every term looks rare) [first-index-beside].
+RARE_SHARE = 0.01
+RARE_MIN_FILES = 1000
 
 
 def _unchanged(old: FileState | None, walked: WalkedFile | None) -> bool:
@@ -250,12 +255,43 @@ class _Feed:
         self.pending: list[tuple[WalkedFile, FileRecord | None, FileState | None]] = []
         self.waiting = False  # the batch holds a file a host waits for
         self.last = time.monotonic()
+        self.seen = 0  # files parsed while questions were pending
+        self.df: dict[str, int] = {}  # how many of those held each of their terms
 
     def needs(self, walked: WalkedFile, record: FileRecord | None) -> bool:
         if self.order.tier(walked.path) < REST:
             return True
+        if record is None:
+            return False
         names = self.index._wanted_names
-        return bool(names) and record is not None and any(node.name in names for node in record.nodes)
+        if names and any(node.name in names for node in record.nodes):
+            return True
+        return self._answers(record)
+
+    def _answers(self, record: FileRecord) -> bool:
+        """Whether the file holds a pending question's rare terms (two, or its one): a
+        match an answer would rank high, so a question without anchors is answered from
+        its content, not only from its path's words, before the swap. Rare among the
+        files parsed so far (at most RARE_SHARE of them, counted once RARE_MIN_FILES were):
+        common words would send most of the repository (the cost the pass built beside
+        avoids)."""
+        questions = self.index.wants.questions
+        if not questions:
+            return False
+        self.seen += 1
+        held = record.postings.keys()
+        df = self.df
+        present = set().union(*questions) & held
+        for term in present:
+            df[term] = df.get(term, 0) + 1
+        if self.seen < RARE_MIN_FILES:
+            return False
+        rare = RARE_SHARE * self.seen
+        for question in questions:
+            hits = sum(1 for term in question & present if df[term] <= rare)
+            if hits >= min(2, len(question)):
+                return True
+        return False
 
     def offer(self, item, take: bool) -> None:
         """Every parsed file passes here (taken or not): one the order did not ask for

@@ -13,6 +13,7 @@ import re
 import threading
 from collections import defaultdict
 
+from .terms import terms
 from .walk import WalkedFile
 
 # Tiers, best first.
@@ -22,6 +23,7 @@ HEADERS = frozenset((".h", ".hh", ".hpp", ".hxx"))
 SOURCES = frozenset((".c", ".cc", ".cpp", ".cxx", ".m", ".mm"))
 PACKAGE_FILES = ("__init__", "mod", "index")  # the file a package's import names, extension-less
 MAX_WORDS = 32  # the words of pending questions a path is matched against
+MAX_QUESTIONS = 8  # the latest questions whose terms a first index built beside looks for in files
 _WORD = re.compile(r"[a-z0-9]+")
 _HUMPS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _STOP = frozenset("the and for with from that this what where when which how does into are was not".split())
@@ -46,6 +48,7 @@ class Wants:
         self.paths: set[str] = set()
         self.words: set[str] = set()
         self.targets: set[str] = set()  # import or include texts of anchored files
+        self.questions: list[frozenset[str]] = []  # each question's index terms (indexer/terms.py)
 
     def ask(self, paths=(), words=(), targets=()) -> None:
         with self._lock:
@@ -55,6 +58,9 @@ class Wants:
             for w in words:
                 if len(self.words) < MAX_WORDS:
                     self.words.add(w)
+            asked = frozenset(terms(" ".join(sorted(words))))
+            if asked and asked not in self.questions:
+                self.questions = [*self.questions, asked][-MAX_QUESTIONS:]
             if (len(self.paths), len(self.words), len(self.targets)) != before:
                 self.version += 1
 

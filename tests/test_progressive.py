@@ -338,3 +338,34 @@ def test_a_cold_index_finding_a_provider_building_beside_waits_for_it_instead_of
     assert loads and index.store.file_count() == 613
     assert not cut_short.exists()  # what the stopped build left beside is not left for good
     index.close()
+
+
+def test_a_question_without_anchors_during_a_first_index_built_beside_gets_the_files_holding_its_rare_words(
+    tmp_path, monkeypatch
+):
+    """[first-index-beside]: a file nobody anchored, whose path holds none of the
+    question's words, goes into the answering index when it holds two of the question's
+    rare terms; one holding a single one of them, or only common ones, does not."""
+    repo = generated(tmp_path / "repo", 600, functions=2)
+    (repo / "zz").mkdir()
+    pad = "x = 1  # padding, so these come after the modules (smallest first)\n" * 40
+    (repo / "zz" / "notes.py").write_text('"""The quokka is a marsupial."""\n' + pad)
+    (repo / "zz" / "other.py").write_text('"""A quokka alone."""\n' + pad)
+    (repo / "zz" / "common.py").write_text('"""Step value, the marsupial."""\n' + pad)  # step, value: every module's
+    monkeypatch.setattr("indexer.index.RARE_MIN_FILES", 100)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    index.want(words=["quokka", "marsupial", "step", "value"])
+    written: dict[str, set[str]] = {}
+    apply = RepoIndex._apply
+
+    def recorded(self, items):
+        written.setdefault(self.store.path.name, set()).update(walked.path for walked, _, _ in items)
+        return apply(self, items)
+
+    monkeypatch.setattr(RepoIndex, "_apply", recorded)
+    index.refresh(progressive=True)
+    live = written[index.store.path.name]
+    assert "zz/notes.py" in live
+    assert "zz/other.py" not in live and "zz/common.py" not in live
+    assert len(live) < 20, sorted(live)
+    index.close()

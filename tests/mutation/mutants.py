@@ -415,6 +415,18 @@ MUTANTS: list[Mutant] = [
         ),
     ),
     Mutant(
+        "first-index-rare-terms",
+        "a first index built beside sends the answering one files holding a question's rare terms only",
+        "indexer/index.py",
+        "            hits = sum(1 for term in question & present if df[term] <= rare)",
+        "            hits = sum(1 for term in question & present)",
+        "files holding a question's common words all go into the answering index",
+        (
+            "tests/test_progressive.py::"
+            "test_a_question_without_anchors_during_a_first_index_built_beside_gets_the_files_holding_its_rare_words",
+        ),
+    ),
+    Mutant(
         "one-builder",
         "one process at a time builds an index beside",
         "indexer/index.py",
