@@ -122,13 +122,14 @@ def linked_from(db: Path, anchor: str) -> dict[str, list[str]] | None:
     return {"all": sorted(files), "imports": sorted(imports)}
 
 
-def peak_rss_mb(pid: int) -> float | None:
-    """The serving process's own peak resident memory so far (Linux's VmHWM; its parsing
-    processes not included), or None where /proc does not say."""
+def rss_mb(pid: int, field: str = "VmHWM") -> float | None:
+    """The serving process's own resident memory (Linux's /proc status field: VmHWM its
+    peak so far, VmRSS now; its parsing processes not included), or None where /proc
+    does not say."""
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("VmHWM:"):
+                if line.startswith(field + ":"):
                     return round(int(line.split()[1]) / 1024, 1)
     except OSError:
         pass
@@ -186,7 +187,7 @@ def run(root: Path, anchor: str, interval: float, goal: str, early: float | None
             time.sleep(max(0.0, asked + interval - served.since()))
         final = samples[-1]["linked"] or {"all": [], "imports": []}
         final_linked, final_imports = set(final["all"]), set(final["imports"])
-        peak_mb = peak_rss_mb(served.proc.pid)
+        peak_mb, now_mb = rss_mb(served.proc.pid), rss_mb(served.proc.pid, "VmRSS")
         if early is not None:
             served.proc.kill()
             served.proc.wait()
@@ -239,7 +240,9 @@ def run(root: Path, anchor: str, interval: float, goal: str, early: float | None
         "full_over_cold": round(full / cold, 3) if full and early is None else None,
         "first_question_s": late,
         "serve_peak_rss_mb": peak_mb,
+        "serve_rss_at_end_mb": now_mb,
         "partial_lines": served.partial_lines,
+        "swap_lines": [line for line in served.lines if "swapped in" in line],
         "errors": served.errors[:5],
         "load_serve_start": round(load_before, 2),
         "load_cold_start": round(load_cold, 2),

@@ -258,15 +258,16 @@ class _Feed:
         self.seen = 0  # files parsed while questions were pending
         self.df: dict[str, int] = {}  # how many of those held each of their terms
 
-    def needs(self, walked: WalkedFile, record: FileRecord | None) -> bool:
+    def needs(self, walked: WalkedFile, record: FileRecord | None) -> str | None:
+        """Why the answering index needs the file, if it does."""
         if self.order.tier(walked.path) < REST:
-            return True
+            return "asked"
         if record is None:
-            return False
+            return None
         names = self.index._wanted_names
         if names and any(node.name in names for node in record.nodes):
-            return True
-        return self._answers(record)
+            return "defining"
+        return "matching" if self._answers(record) else None
 
     def _answers(self, record: FileRecord) -> bool:
         """Whether the file holds a pending question's rare terms (two, or its one): a
@@ -293,11 +294,12 @@ class _Feed:
                 return True
         return False
 
-    def offer(self, item, take: bool) -> None:
-        """Every parsed file passes here (taken or not): one the order did not ask for
-        says the asked ones are all in."""
+    def offer(self, item, take: str | None) -> None:
+        """Every parsed file passes here, taken (`take` says why) or not: one the order
+        did not ask for says the asked ones are all in."""
         asked = self.order.tier(item[0].path) <= NAMESAKE
         if take:
+            self.index.fed[take] = self.index.fed.get(take, 0) + 1
             self.pending.append(item)
             self.waiting = self.waiting or asked
         if take and self.order.live is not None:
@@ -377,6 +379,7 @@ class RepoIndex:
         self._wanted_again = (False, 0.0)  # (a definer of one came in since, not before this monotonic time)
         self._order: FirstOrder | None = None  # the progressive first index's queue, while it runs
         self._replaces = False  # built beside another index, to be swapped in for it
+        self.fed: dict[str, int] = {}  # during a first index built beside: the files it gave this one, by why
         self.walked: list[WalkedFile] = []  # the files the refresh under way has walked so far
         self.todo_bytes: int | None = None  # what it has to read, once walked
         self._partial: list[str] | None = None  # the files parsed partially during a refresh
@@ -892,7 +895,7 @@ class RepoIndex:
             ):
                 if not in_place and feed is not None and feed.order.again(walked.path):
                     if record is not None and record != pool.SAME:  # for the answering index alone
-                        feed.offer((walked, record, None), True)
+                        feed.offer((walked, record, None), "again")
                     continue
                 done_bytes += walked.size
                 done_files += 1
@@ -911,7 +914,7 @@ class RepoIndex:
                     summary.parsed += 1
                     summary.warnings += len(record.warnings)
                 if in_place:
-                    feed.offer(item, True)
+                    feed.offer(item, "in place")
                 else:
                     pending.append(item)
                     if feed is not None:
@@ -1156,7 +1159,10 @@ class RepoIndex:
         if builder.waited:  # another process built it meanwhile: read that one
             self.store.reopen()
             return self.refresh(progress, executor, count=count, progressive=first)
-        sys.stderr.write(f"repo-graph: swapped in the {'first' if first else 'new'} index\n")
+        fed = ", ".join(f"{n} {why}" for why, n in sorted(self.fed.items()))
+        held = f" (the index answering meanwhile held {sum(self.fed.values())} files: {fed})" if first else ""
+        sys.stderr.write(f"repo-graph: swapped in the {'first' if first else 'new'} index{held}\n")
+        self.fed = {}
         caught_up = self.refresh(progress, executor, count=count)
         built.database = caught_up.database  # the index's own name, not the file it was built in
         built.seconds = round(built.seconds + caught_up.seconds, 3)
