@@ -380,6 +380,7 @@ class RepoIndex:
         self._order: FirstOrder | None = None  # the progressive first index's queue, while it runs
         self._replaces = False  # built beside another index, to be swapped in for it
         self.fed: dict[str, int] = {}  # during a first index built beside: the files it gave this one, by why
+        self.fed_seconds = 0.0  # and the time their links took to resolve, as they came
         self.walked: list[WalkedFile] = []  # the files the refresh under way has walked so far
         self.todo_bytes: int | None = None  # what it has to read, once walked
         self._partial: list[str] | None = None  # the files parsed partially during a refresh
@@ -983,6 +984,7 @@ class RepoIndex:
         with self.lock:
             self._wanted_names = frozenset(self.store.names_used_in(near))
         now = time.monotonic()
+        self.fed_seconds += now - started
         self._wanted_again = (False, now + (now - started) / PROVISIONAL_SHARE)
 
     def _definers_came(self, pending) -> bool:
@@ -1160,9 +1162,14 @@ class RepoIndex:
             self.store.reopen()
             return self.refresh(progress, executor, count=count, progressive=first)
         fed = ", ".join(f"{n} {why}" for why, n in sorted(self.fed.items()))
-        held = f" (the index answering meanwhile held {sum(self.fed.values())} files: {fed})" if first else ""
+        held = (
+            f" (the index answering meanwhile held {sum(self.fed.values())} files: {fed}; "
+            f"their links took {self.fed_seconds:.1f} s)"
+            if first
+            else ""
+        )
         sys.stderr.write(f"repo-graph: swapped in the {'first' if first else 'new'} index{held}\n")
-        self.fed = {}
+        self.fed, self.fed_seconds = {}, 0.0
         caught_up = self.refresh(progress, executor, count=count)
         built.database = caught_up.database  # the index's own name, not the file it was built in
         built.seconds = round(built.seconds + caught_up.seconds, 3)
