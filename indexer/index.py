@@ -302,8 +302,8 @@ class _Feed:
             self.index.fed[take] = self.index.fed.get(take, 0) + 1
             self.pending.append(item)
             self.waiting = self.waiting or asked
-        if take and self.order.live is not None:
-            self.order.went_live([item[0].path])
+        if self.order.live is not None:
+            self.order.passed(item[0].path, bool(take))
         if self.pending and (
             len(self.pending) >= (LIVE_BATCH_FILES if self.waiting else PROGRESSIVE_BATCH_FILES)
             or time.monotonic() - self.last > (BATCH_SECONDS if self.waiting else PROGRESSIVE_BATCH_SECONDS)

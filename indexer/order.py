@@ -121,6 +121,7 @@ class FirstOrder:
         self._left = dict(self._all)
         self.live = live
         self._again: set[str] = set()
+        self._passed: set[str] = set()  # parsed and offered to the answering index (built beside)
         self._wants = wants
         self._recent = recent
         self._seen_version = -1
@@ -150,16 +151,14 @@ class FirstOrder:
         dirs = {posixpath.dirname(p.rstrip("/")) for p in paths} | {p.rstrip("/") for p in paths}
         included = _target_files(targets, self._endings()) if targets else set()
         namesakes = _namesakes(included, self._endings())
-        if self.live is not None:  # asked about since it went by: again, for the answering index
-            for path in paths | included | namesakes:
-                if path in self._all and path not in self._left and path not in self.live:
-                    self._left[path] = self._all[path]
-                    self._again.add(path)
-            for path in {p for p in self._all if posixpath.dirname(p) in dirs} - self.live - self._left.keys():
+        if self.live is not None:  # asked about since it was parsed: again, for the answering index
+            near = set(paths | included | namesakes) & self._passed
+            near.update(p for p in self._passed if posixpath.dirname(p) in dirs)
+            for path in near - self.live:
                 self._left[path] = self._all[path]
                 self._again.add(path)
         tiers = {}
-        for path in self._left:
+        for path in self._all:  # a file being parsed now is taken for what it is now
             if path in paths:
                 tier = ANCHORED
             elif path in included:
@@ -212,6 +211,14 @@ class FirstOrder:
                 self._again.discard(path)
                 return True
             return False
+
+    def passed(self, path: str, taken: bool) -> None:
+        """A file parsed for the index built beside went by the answering one, `taken`
+        into it or not: one asked about later is parsed again for it."""
+        with self._lock:
+            self._passed.add(path)
+            if taken and self.live is not None:
+                self.live.add(path)
 
     def went_live(self, paths) -> None:
         """Files written into the answering index (a query's anchors, indexed on the spot;

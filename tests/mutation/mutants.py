@@ -394,8 +394,8 @@ MUTANTS: list[Mutant] = [
         "first-index-again",
         "a file asked about after the first index built beside went by is parsed again for the answering one",
         "indexer/order.py",
-        "        if self.live is not None:  # asked about since it went by",
-        "        if False:  # asked about since it went by",
+        "        if self.live is not None:  # asked about since it was parsed",
+        "        if False:  # asked about since it was parsed",
         "a late question's neighbourhood waits for the swap",
         (
             "tests/test_progressive.py::"
