@@ -227,6 +227,20 @@ def test_a_file_a_host_waits_for_is_written_at_once_and_the_rest_in_big_batches(
     assert max(len(batch) for batch in batches) > 48, [len(b) for b in batches]  # the rest: beyond a live batch
 
 
+def first_index_writes(index: RepoIndex, monkeypatch) -> dict[str, set[str]]:
+    """Run a progressive first index; the files written into each database, by its name."""
+    written: dict[str, set[str]] = {}
+    apply = RepoIndex._apply
+
+    def recorded(self, items):
+        written.setdefault(self.store.path.name, set()).update(walked.path for walked, _, _ in items)
+        return apply(self, items)
+
+    monkeypatch.setattr(RepoIndex, "_apply", recorded)
+    index.refresh(progressive=True)
+    return written
+
+
 def test_a_first_index_a_cold_one_would_load_in_bulk_is_built_beside_and_only_asked_files_go_live(
     tmp_path, monkeypatch
 ):
@@ -239,15 +253,7 @@ def test_a_first_index_a_cold_one_would_load_in_bulk_is_built_beside_and_only_as
     index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
     live_path = index.store.path
     index.want(["pkg11/m590.py"])
-    written: dict[str, set[str]] = {}
-    apply = RepoIndex._apply
-
-    def recorded(self, items):
-        written.setdefault(self.store.path.name, set()).update(walked.path for walked, _, _ in items)
-        return apply(self, items)
-
-    monkeypatch.setattr(RepoIndex, "_apply", recorded)
-    index.refresh(progressive=True)
+    written = first_index_writes(index, monkeypatch)
     live = written[live_path.name]
     beside = written[live_path.name + ".next"]
     assert {"pkg11/m590.py", "pkg11/m589.py", "pkg11/m550.py"} <= live  # asked, imported, beside it
@@ -359,16 +365,7 @@ def test_a_question_without_anchors_during_a_first_index_built_beside_gets_the_f
     monkeypatch.setattr("indexer.index.RARE_MIN_FILES", 100)
     index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
     index.want(words=["quokka", "marsupial", "step", "value"])
-    written: dict[str, set[str]] = {}
-    apply = RepoIndex._apply
-
-    def recorded(self, items):
-        written.setdefault(self.store.path.name, set()).update(walked.path for walked, _, _ in items)
-        return apply(self, items)
-
-    monkeypatch.setattr(RepoIndex, "_apply", recorded)
-    index.refresh(progressive=True)
-    live = written[index.store.path.name]
+    live = first_index_writes(index, monkeypatch)[index.store.path.name]
     assert "zz/notes.py" in live
     assert "zz/other.py" not in live and "zz/common.py" not in live
     assert len(live) < 20, sorted(live)
