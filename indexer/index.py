@@ -256,11 +256,12 @@ class _Builder:
 
 
 class _Feed:
-    """Parsed files on their way into the index that answers during a first index: the
-    files hosts need (indexer/order.py's tiers before the rest) and those defining a name
-    the asked files use. A batch holding a file a host waits for is written as soon as
-    the asked files stop coming, the rest in big batches [first-pass-batches]; after a
-    batch, the asked files' links are resolved again when due."""
+    """Parsed files on their way into the index that answers during a first index: in
+    place, all of them; built beside, the files hosts need (indexer/order.py's tiers
+    before the rest), those defining a name the asked files use and those holding a
+    pending question's rare terms [first-index-beside]. A batch holding a file a host
+    waits for is written as soon as the asked files stop coming, the rest in big batches
+    [first-pass-batches]; after a batch, the asked files' links are resolved again when due."""
 
     def __init__(self, index: RepoIndex, order: FirstOrder):
         self.index, self.order = index, order
