@@ -312,11 +312,12 @@ class _Feed:
         did not ask for says the asked ones are all in."""
         asked = self.order.tier(item[0].path) <= NAMESAKE
         if take:
-            self.index.fed[take] = self.index.fed.get(take, 0) + 1
             self.pending.append(item)
             self.waiting = self.waiting or asked
-        if self.order.live is not None:
+        if self.order.live is not None:  # built beside: what went by, and what was taken and why
             self.order.passed(item[0].path, bool(take))
+            if take:
+                self.index.fed[take] = self.index.fed.get(take, 0) + 1
         if self.pending and (
             len(self.pending) >= (LIVE_BATCH_FILES if self.waiting else PROGRESSIVE_BATCH_FILES)
             or time.monotonic() - self.last > (BATCH_SECONDS if self.waiting else PROGRESSIVE_BATCH_SECONDS)
@@ -767,7 +768,7 @@ class RepoIndex:
         first = progressive and not self.ready.is_set()
         if first and bulk:
             return self._build_beside(progress, executor, count, first=True)
-        if bulk and live is None and not self._replaces and _Builder.waited_for_another(self.store.path):
+        if bulk and not self._replaces and _Builder.waited_for_another(self.store.path):
             self.store.reopen()  # the index it swapped in
             return self.refresh(progress, executor, count=count, progressive=progressive)
         feed = None

@@ -406,7 +406,7 @@ MUTANTS: list[Mutant] = [
         "cold-waits-for-builder",
         "a cold index in place waits for a provider building the same index beside",
         "indexer/index.py",
-        "        if bulk and live is None and not self._replaces and _Builder.waited_for_another(self.store.path):",
+        "        if bulk and not self._replaces and _Builder.waited_for_another(self.store.path):",
         "        if False:",
         "a terminal's cold index loads the same files again under the provider's answers",
         (
