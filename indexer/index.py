@@ -218,10 +218,14 @@ def _remove_beside(path: Path) -> None:
 
 
 class _Builder:
-    """The right to build an index beside the one at `path`, one process at a time: a
-    second (another window's provider) waits for the first to swap its index in, and
-    then reads that one (`waited`), instead of writing over the same file. The lock file
-    stays (removing it would let a third process lock a new one while a second waits)."""
+    """The right to build the index at `path` (from nothing, in bulk, or beside it), one
+    process at a time: a second (another window's provider, a terminal's `repo-graph
+    index`) waits for the first to finish, and then reads what it built (`waited`),
+    instead of writing over the same file. Held again by the thread holding it, it is
+    already held. The lock file stays (removing it would let a third process lock a new
+    one while a second waits)."""
+
+    _local = threading.local()  # the lock files this thread holds
 
     def __init__(self, path: Path):
         self.lock_path = f"{path}.lock"
@@ -229,36 +233,36 @@ class _Builder:
         self._fd = -1
 
     def __enter__(self) -> _Builder:
-        if fcntl is None:
+        held = self._local.__dict__.setdefault("held", set())
+        if fcntl is None or self.lock_path in held:
             return self
         self._fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        held.add(self.lock_path)
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             sys.stderr.write("repo-graph: another process is building this index; waiting for it\n")
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX)
+            except BaseException:  # Ctrl-C while waiting: the descriptor goes with it
+                self.__exit__()
+                raise
             self.waited = True
+        except OSError:  # a file system without locks (some network mounts): build unguarded, as before
+            self.__exit__()
         return self
 
     def __exit__(self, *exc) -> None:
         if self._fd >= 0:
             os.close(self._fd)  # the lock goes with it
-
-    @classmethod
-    def waited_for_another(cls, path: Path) -> bool:
-        """Whether another process was building the index at `path` (a provider, beside
-        it), after waiting for it to end: a cold index in place would otherwise do the
-        same work again, dropping the lookup indexes that provider's answers read."""
-        with cls(path) as builder:
-            if not builder.waited:
-                _remove_beside(path)  # a build a stop cut short: nobody else is building
-            return builder.waited
+            self._fd = -1
+            self._local.held.discard(self.lock_path)
 
 
 class _Feed:
     """Parsed files on their way into the index that answers during a first index: in
     place, all of them; built beside, the files hosts need (indexer/order.py's tiers
-    before the rest), those defining a name the asked files use and those holding a
+    before the rest), those defining a name the anchored files use and those holding a
     pending question's rare terms [first-index-beside]. A batch holding a file a host
     waits for is written as soon as the asked files stop coming, the rest in big batches
     [first-pass-batches]; after a batch, the asked files' links are resolved again when due."""
@@ -340,16 +344,16 @@ class _Feed:
                     index.store.touch_file(_restat(old, walked))
             index._apply([(w, r, o) for w, r, o in pending if r is not None])
         # Files asked about just came in, or a host asked about others (perhaps indexed
-        # already), or files came in defining what the asked ones use.
-        wanted = (
-            index.wants.version != index._wanted_version
-            or any(self.order.tier(w.path) <= BESIDE for w, _, _ in pending)
-            or index._definers_came(pending)
+        # already): their neighbourhood is resolved again. Or files came in defining what
+        # the anchored ones use: those are resolved again, alone.
+        asked = index.wants.version != index._wanted_version or any(
+            self.order.tier(w.path) <= BESIDE for w, _, _ in pending
         )
+        came = not asked and index._definers_came(pending)
         pending.clear()
         self.waiting = False
-        if wanted and not final:
-            index._resolve_wanted()
+        if (asked or came) and not final:
+            index._resolve_wanted(anchored_only=came)
         self.last = time.monotonic()
 
 
@@ -389,7 +393,7 @@ class RepoIndex:
         self.wants = Wants()  # what hosts asked during a first index: it parses that first (indexer/order.py)
         self.building = False  # a progressive first index is under way: answers come from what it holds
         self._wanted_version = 0  # the wants whose files' links were last resolved
-        self._wanted_names: frozenset[str] = frozenset()  # the names those files use
+        self._wanted_names: frozenset[str] = frozenset()  # the names the anchored files use
         self._wanted_again = (False, 0.0)  # (a definer of one came in since, not before this monotonic time)
         self._order: FirstOrder | None = None  # the progressive first index's queue, while it runs
         self._replaces = False  # built beside another index, to be swapped in for it
@@ -700,7 +704,20 @@ class RepoIndex:
             kept = {}
         return frozenset(lang for lang, made_of in current.items() if kept.get(lang) != made_of)
 
-    def refresh(
+    def refresh(self, progress=None, executor=None, **kwargs) -> Summary:
+        """Bring the index in line with the tree (_refresh). An index not yet whole is being
+        built: by this process, or another one (a terminal's `repo-graph index`, another
+        window's provider), which this one waits for and then reads, instead of building
+        the same index over it."""
+        if self._replaces or self.store.get_meta("complete") == "1":
+            return self._refresh(progress, executor, **kwargs)
+        with _Builder(self.store.path) as builder:
+            if builder.waited:
+                self._reopen()  # what the other one built or swapped in
+            _remove_beside(self.store.path)  # a build a stop cut short: nobody else is building
+            return self._refresh(progress, executor, **kwargs)
+
+    def _refresh(
         self,
         progress=None,
         executor=None,
@@ -768,9 +785,6 @@ class RepoIndex:
         first = progressive and not self.ready.is_set()
         if first and bulk:
             return self._build_beside(progress, executor, count, first=True)
-        if bulk and not self._replaces and _Builder.waited_for_another(self.store.path):
-            self.store.reopen()  # the index it swapped in
-            return self.refresh(progress, executor, count=count, progressive=progressive)
         feed = None
         if first or live is not None:
             answering = live or self
@@ -784,13 +798,13 @@ class RepoIndex:
         lap("plan")
         indexes = _InThread(partial(self.store.bulk_load, False), "repo-graph-indexes") if bulk else None
         collecting = gc.isenabled()
-        if bulk:
-            self.store.bulk_load(True)
-            # A first index makes millions of objects that live until written, and
-            # cycles it does not make: the collector's passes over them found nothing
-            # and cost the writer 10-15% of its time [cold-index-gc].
-            gc.disable()
         try:
+            if bulk:
+                self.store.bulk_load(True)
+                # A first index makes millions of objects that live until written, and
+                # cycles it does not make: the collector's passes over them found nothing
+                # and cost the writer 10-15% of its time [cold-index-gc].
+                gc.disable()
             with self.store.few_checkpoints() if in_place else nullcontext():
                 self._parse(todo, known, summary, bulk, progress, executor, feed)
                 lap("parse")
@@ -813,10 +827,12 @@ class RepoIndex:
                 self.store.set_meta("resolve_rules", self.rules_table["resolve"].version)
         finally:
             self.building, self._order = False, None
-            if indexes is not None:
-                indexes.result()
-            if collecting:
-                gc.enable()
+            try:
+                if indexes is not None:
+                    indexes.result()
+            finally:
+                if collecting:
+                    gc.enable()
         if bulk:
             lap("indexes")
         give_way()
@@ -982,21 +998,23 @@ class RepoIndex:
         before the rest (indexer/order.py)."""
         self.wants.ask(paths, words)
 
-    def _resolve_wanted(self) -> None:
+    def _resolve_wanted(self, anchored_only: bool = False) -> None:
         """During a progressive first index: the links of the files hosts asked about and
-        of their directories, among the files indexed so far, and what the asked files
-        include or import, to be parsed next. The final resolution makes them all anew."""
+        of their directories (`anchored_only`: of the asked files alone), among the files
+        indexed so far, and what the asked files include or import, to be parsed next.
+        The final resolution makes them all anew."""
         started = time.monotonic()
         self._wanted_version, paths, _, _ = self.wants.snapshot()
         if not paths:
             return
-        dirs = {posixpath.dirname(p) for p in paths} | set(paths)
+        dirs = {posixpath.dirname(p) for p in paths}
         with self.lock:
             indexed = self.store.indexed_files()
-        near = sorted(p for p in indexed if p in paths or posixpath.dirname(p) in dirs)[:PROVISIONAL_FILES]
-        self._resolve_provisionally(near)
-        with self.lock:
-            self._wanted_names = frozenset(self.store.names_used_in(near))
+        anchored = sorted(p for p in paths if p in indexed)[:PROVISIONAL_FILES]
+        beside = [] if anchored_only else sorted(p for p in indexed if posixpath.dirname(p) in dirs and p not in paths)
+        self._resolve_provisionally(anchored + beside[: PROVISIONAL_FILES - len(anchored)])
+        with self.lock:  # the anchored files' own: their definers are the anchors' neighbours
+            self._wanted_names = frozenset(self.store.names_used_in(anchored))
         now = time.monotonic()
         self.fed_seconds += now - started
         self._wanted_again = (False, now + (now - started) / PROVISIONAL_SHARE)
@@ -1173,7 +1191,7 @@ class RepoIndex:
             if not builder.waited:
                 built = self._build_and_swap(progress, executor, count, first)
         if builder.waited:  # another process built it meanwhile: read that one
-            self.store.reopen()
+            self._reopen()
             return self.refresh(progress, executor, count=count, progressive=first)
         fed = ", ".join(f"{n} {why}" for why, n in sorted(self.fed.items()))
         held = ""
@@ -1193,6 +1211,13 @@ class RepoIndex:
         built.removed += caught_up.removed
         _give_memory_back()
         return built
+
+    def _reopen(self) -> None:
+        """Read the index another process swapped in, no answer reading meanwhile (the
+        connections they hold are closed under them)."""
+        self.priority.give_way()
+        with self.priority.alone(), self.lock:
+            self.store.reopen()
 
     def _build_and_swap(self, progress, executor, count: bool, first: bool) -> Summary:
         fresh_path = _beside(self.store.path)
@@ -1215,6 +1240,9 @@ class RepoIndex:
                 self._touched_paths, self._old_ids, self._new_ids = set(), {}, {}
                 self._recent.clear()
                 self._wrote = False
+        except BaseException:
+            _remove_beside(self.store.path)  # half a build holds disk (a full one, perhaps) for nothing
+            raise
         finally:
             self.building, self._order = False, None
         return built

@@ -154,7 +154,7 @@ class FirstOrder:
         if self.live is not None:  # asked about since it was parsed: again, for the answering index
             near = set(paths | included | namesakes) & self._passed
             near.update(p for p in self._passed if posixpath.dirname(p) in dirs)
-            for path in near - self.live:
+            for path in near - self.live - self._again:  # not twice: one already given again may be in flight
                 self._left[path] = self._all[path]
                 self._again.add(path)
         tiers = {}
@@ -209,6 +209,8 @@ class FirstOrder:
         with self._lock:
             if path in self._again:
                 self._again.discard(path)
+                if self.live is not None:
+                    self.live.add(path)  # on its way in: a question asked meanwhile gives it no third time
                 return True
             return False
 

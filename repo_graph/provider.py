@@ -57,6 +57,7 @@ class RepoProvider:
         self.progress = Progress()  # how far the indexer's pass is, for index_status
         self._opened = threading.Event()
         self._open_error: str | None = None
+        self.index_error: str | None = None  # why the last pass over the tree stopped, if it did
         self._rebuild_lock = threading.Lock()
         self._rebuilder: threading.Thread | None = None
         self._open_index: Callable[[], RepoIndex] | None = None
@@ -105,12 +106,14 @@ class RepoProvider:
                 self.watcher = Watcher(self.index).start()
             try:
                 summary = self.index.refresh_recovering(count=False, progress=self.progress, progressive=True)
+                self.index_error = None
                 sys.stderr.write(
                     f"repo-graph: index ready: {summary.files} files, {summary.parsed} parsed, "
                     f"{summary.unchanged} unchanged, {summary.removed} removed in {summary.seconds:.2f}s\n"
                 )
-            except Exception as exc:  # keep serving what is loaded; say why on stderr
-                sys.stderr.write(f"repo-graph: error: indexing failed: {_cause(exc, self.index)}\n")
+            except Exception as exc:  # keep serving what is loaded; say why on stderr and in index_status
+                self.index_error = f"indexing failed: {_cause(exc, self.index)}"
+                sys.stderr.write(f"repo-graph: error: {self.index_error}\n")
                 self.index.ready.set()
             # The anchors' walk needs networkx (0.06-0.2 s of imports): load it now, while
             # the host is idle, not inside its first anchored answer.

@@ -77,6 +77,11 @@ class IndexStatus:
         """One sentence on how far a first index is, for an answer given meanwhile."""
         if self.state == OPENING:
             return "The index of this repository is being opened; nothing is indexed yet."
+        if self.state == FAILED and self.root:  # opened (it has a root), then a pass stopped
+            return (
+                f"The first index stopped before its end ({self.error}): answers cover the {self.files:,} files "
+                "indexed before it did; the provider's next start indexes the rest."
+            )
         if self.state == FAILED:
             return f"The index could not be opened: {self.error}"
         if self.state == BUILDING:
@@ -121,9 +126,12 @@ def status(provider, *, languages: bool = True) -> IndexStatus:
     indexed = store.indexed_files() if languages else None
     langs = Counter(lang for lang in indexed.values() if lang) if indexed is not None else Counter()
     watcher = provider.watcher
+    # A pass that stopped before the index was whole (a full disk) leaves one that answers
+    # from part of the tree: not `ready`, and the error says why.
+    stopped = provider.index_error is not None and store.get_meta("complete") != "1"
     return IndexStatus(
         root=root,
-        state=READY if index.ready.is_set() else BUILDING,
+        state=FAILED if stopped else READY if index.ready.is_set() else BUILDING,
         files=len(indexed) if indexed is not None else store.file_count(),
         languages=dict(langs.most_common()),
         parsed=parsed,
@@ -138,5 +146,6 @@ def status(provider, *, languages: bool = True) -> IndexStatus:
         ),
         watcher_batches=watcher.batches if watcher is not None else 0,
         pending=watcher.pending() if watcher is not None else 0,
+        error=provider.index_error,
         partial_answers=provider.progress.partial_answers,
     )

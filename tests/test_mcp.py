@@ -426,6 +426,41 @@ def test_calls_during_the_first_index_are_answered_and_say_how_far_it_is(tmp_pat
     assert "pkg17/mod17.py#widget_17_2" in [f["frame_id"] for f in done.structured_content["frames"]]
 
 
+def test_a_first_index_the_disk_cuts_short_leaves_nothing_beside_and_index_status_says_it_stopped(
+    tmp_path, home, tokenizer
+):
+    """The disk fills during a first index built beside (here: a 3 MB cap on the size of
+    any file the provider writes, `ulimit -f`, which the build passes and the tokenizer's
+    cache does not): the half-built file is removed, answers go on from what the index
+    holds, and index_status says the index stopped and why, instead of `ready`."""
+    files = {
+        f"pkg{i % 40}/mod{i}.py": "".join(
+            f'def widget_{i}_{j}(x):\n    """Scale widget {i} part {j}."""\n    return x * {j}\n\n\n' for j in range(4)
+        )
+        for i in range(1500)
+    }
+    repo = make_repo(tmp_path / "large", files)
+    command = f"ulimit -f 3000; exec {sys.executable} -m repo_graph mcp {repo} --jobs 1 --no-watch"
+    server = StdioServerParameters(command="bash", args=["-c", command], env=host_env(home), cwd=str(REPO_ROOT))
+
+    async def go():
+        with open(tmp_path / "stderr", "w") as errlog:
+            async with connected(server, errlog) as session:
+                while (st := await session.call_tool("index_status", {})).structured_content["state"] == "building":
+                    await anyio.sleep(0.2)
+                answer = await session.call_tool("get_context", {"goal": "scale widget 17 part 2", "max_tokens": 1000})
+                return st, answer
+
+    st, answer = run(go)
+    assert st.structured_content["state"] == "failed", text_of(st)
+    assert "indexing failed" in st.structured_content["error"] and "disk" in st.structured_content["error"]
+    assert "stopped before its end" in text_of(st) and "next start indexes the rest" in text_of(st)
+    assert not answer.is_error and "stopped before its end" in text_of(answer)
+    assert_within_budget(tokenizer, answer, 1000)
+    assert not [p.name for p in home.rglob("*.next*")]  # the half-built index is gone
+    assert "indexing failed" in (tmp_path / "stderr").read_text()
+
+
 def test_stdout_carries_json_rpc_only_whatever_prints_to_fd_1(bigger_repo, home, tmp_path):
     """Raw pipes, no SDK: every byte on stdout is a JSON-RPC message, while a thread
     prints, writes to fd 1 and starts a child that echoes, from the moment the

@@ -16,7 +16,7 @@ import pytest
 from indexer.index import RepoIndex
 from indexer.order import ANCHORED, BESIDE, INCLUDED, NAMED, NAMESAKE, REST, FirstOrder, Wants
 from indexer.store import db_path_for
-from indexer.walk import walk
+from indexer.walk import WalkedFile, walk
 
 from .conftest import make_repo
 
@@ -85,8 +85,8 @@ def test_a_progressive_first_index_ends_as_a_cold_one_pass_index(tmp_path, n):
     on_the_spot = threading.Thread(target=lambda: index.update([f"pkg{(n // 2 - 1) // 50}/m{n // 2 - 1}.py"]))
     original = index._resolve_wanted
 
-    def resolve_and_index_one_meanwhile():
-        original()
+    def resolve_and_index_one_meanwhile(**kwargs):
+        original(**kwargs)
         if not on_the_spot.is_alive() and not on_the_spot.ident:
             on_the_spot.start()
             on_the_spot.join()
@@ -158,6 +158,39 @@ def test_an_asked_file_is_linked_to_a_definition_that_comes_in_late_before_the_f
     index.refresh(progressive=True)
     index.close()
     assert "z/far.c" in seen["links"], seen
+
+
+def test_a_definition_coming_in_late_resolves_the_anchored_file_again_alone_and_the_anchor_is_never_cut(
+    tmp_path, monkeypatch
+):
+    """Issue 40: a file defining what the anchor calls changes the anchor's links, not
+    its directory's: resolving the whole directory again each time was most of the cost
+    the answering index added to a first index of the kernel. However many files sit
+    beside it, the anchored file itself is always among those resolved."""
+    files = {"a/zz_asked.c": "int asked(void) { return far_helper(1) + 1; }\n"}
+    files.update({f"a/s{i:02}.c": f"int sibling_{i}(void) {{ return {i}; }}\n" for i in range(10)})
+    files.update({f"fill/f{i:03}.c": f"int fill_{i}(void) {{ return {i}; }}\n" for i in range(150)})
+    files["z/far.c"] = "int far_helper(int x) { return x; }\n" + "".join(
+        f"int pad_{i}(void) {{ return {i}; }}\n" for i in range(40)
+    )  # the biggest file: parsed last
+    repo = make_repo(tmp_path / "repo", files)
+    monkeypatch.setattr("indexer.index.PROVISIONAL_SHARE", 1e9)  # no wait between resolutions here
+    monkeypatch.setattr("indexer.index.PROVISIONAL_FILES", 4)  # fewer than the directory holds
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    index.want(["a/zz_asked.c"])
+    calls: list[list[str]] = []
+    resolve = index._resolve_provisionally
+
+    def recorded(paths):
+        calls.append(list(paths))
+        return resolve(paths)
+
+    index._resolve_provisionally = recorded
+    index.refresh(progressive=True)
+    index.close()
+    assert calls and all("a/zz_asked.c" in paths for paths in calls), calls
+    assert any(len(paths) == 4 for paths in calls), calls  # the directory, up to the cap
+    assert calls[-1] == ["a/zz_asked.c"], calls  # z/far.c came in: the anchor alone
 
 
 def _serve(repo: Path, cache: Path, home: Path) -> subprocess.Popen:
@@ -264,6 +297,31 @@ def test_a_first_index_a_cold_one_would_load_in_bulk_is_built_beside_and_only_as
     index.close()
 
 
+def test_a_first_index_built_beside_gives_the_answering_index_the_definers_of_the_anchors_names_not_of_their_neighbours(
+    tmp_path, monkeypatch
+):
+    """[first-index-beside]: a file defining a name the anchored file uses goes live as
+    it is parsed (the anchor's one-hop neighbours fill in before the swap); one defining
+    a name only a file beside the anchor uses waits for the swap. Feeding the definers
+    of the whole directory's names sent three times the files, each written twice."""
+    repo = generated(tmp_path / "repo", 600, functions=6)
+    padding = "".join(f"def filler_{k}(value):\n    return value + {k}\n\n" for k in range(200))  # parsed last
+    (repo / "pkg2/far.py").write_text("def far_helper(value):\n    return value\n\n" + padding)
+    (repo / "pkg5/sib.py").write_text("def sibling_helper(value):\n    return value\n\n" + padding)
+    anchor = repo / "pkg11/m590.py"
+    anchor.write_text(anchor.read_text() + "def uses_far(value):\n    return far_helper(value)\n")
+    sibling = repo / "pkg11/m560.py"
+    sibling.write_text(sibling.read_text() + "def uses_sibling(value):\n    return sibling_helper(value)\n")
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    live_name = index.store.path.name
+    index.want(["pkg11/m590.py"])
+    live = first_index_writes(index, monkeypatch)[live_name]
+    assert "pkg11/m560.py" in live  # beside the anchor: asked
+    assert "pkg2/far.py" in live  # defines what the anchor calls
+    assert "pkg5/sib.py" not in live  # defines only what a file beside it calls
+    index.close()
+
+
 def started_behind_a_build(work, capfd) -> threading.Thread:
     """`work` in a thread, once it said on stderr that it waits for another build."""
     worker = threading.Thread(target=work)
@@ -328,6 +386,61 @@ def test_a_file_asked_about_after_the_first_index_built_beside_went_by_is_given_
     assert not order.again("a/asked.c")  # once taken off, a later yield would be a first one's
 
 
+def test_reading_the_index_another_process_swapped_in_waits_for_the_answers_under_way(tmp_path):
+    """After waiting for another process's build, the provider reopens the database: not
+    under an answer still reading it (its connection closed under it failed the answer,
+    which then took the closed connection for a damaged file and rebuilt the index)."""
+    repo = make_repo(tmp_path / "repo", {f"m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(30)})
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    index.refresh()
+    reading, done, out = threading.Event(), threading.Event(), {}
+
+    def answer():
+        with index.priority.answering():
+            rows = index.store.db.execute("SELECT id FROM nodes")
+            rows.fetchone()
+            reading.set()
+            done.wait(10)
+            out["rows"] = len(rows.fetchall())
+
+    answering = threading.Thread(target=answer)
+    answering.start()
+    reading.wait(10)
+    reopening = threading.Thread(target=index._reopen)
+    reopening.start()
+    reopening.join(0.5)
+    assert reopening.is_alive()  # waits for the answer
+    done.set()
+    answering.join(10)
+    reopening.join(10)
+    assert out["rows"] > 0 and not reopening.is_alive()
+    assert index.store.file_count() == 30
+    index.close()
+
+
+def test_a_file_given_again_for_the_answering_index_is_given_once_however_often_hosts_ask_meanwhile():
+    """[first-index-beside]: a second question (or the includes the first one's resolution
+    asks for) while a file given again is still being parsed must not give it a third
+    time: that copy came back as a first parse, went into the index built beside twice
+    and, in the same batch, failed the whole build on the files table's key."""
+    todo = [(WalkedFile(f"a/f{i}.c", 10 + i, 0, i, 0), None) for i in range(3)]
+    todo.append((WalkedFile("z/other.c", 99, 0, 9, 0), None))
+    wants = Wants()
+    order = FirstOrder(todo, wants, recent={}, live=set())
+    queue = iter(order)
+    for _ in range(4):
+        walked, _ = next(queue)
+        order.passed(walked.path, taken=False)
+    wants.ask(["a/f0.c"])  # asked about after the pass went by a/: a/ again, for the answering index
+    in_flight = next(queue)[0].path
+    wants.ask(targets=["lib/x.h"])  # asked again before it came back
+    rest = [walked.path for walked, _ in queue]
+    assert in_flight not in rest and sorted([in_flight, *rest]) == ["a/f0.c", "a/f1.c", "a/f2.c"]
+    assert order.again(in_flight) and not order.again(in_flight)
+    wants.ask(["a/f1.c"])  # once it is on its way in, a later question does not give it again either
+    assert in_flight not in [walked.path for walked, _ in order]
+
+
 def test_a_cold_index_finding_a_provider_building_beside_waits_for_it_instead_of_loading_in_place(tmp_path, capfd):
     """`repo-graph index` run in a terminal while a host's provider builds the first
     index beside: it waits for that index instead of loading the same files in place,
@@ -348,6 +461,40 @@ def test_a_cold_index_finding_a_provider_building_beside_waits_for_it_instead_of
     assert loads and index.store.file_count() == 613
     assert not cut_short.exists()  # what the stopped build left beside is not left for good
     index.close()
+
+
+def test_a_provider_arriving_while_a_cold_index_loads_in_place_waits_for_it_and_reads_it(tmp_path, capfd):
+    """The other way round: `repo-graph index` in a terminal loads a cold index in place and
+    a host's provider starts meanwhile. The provider waits for it and reads it, instead of
+    building its own beside and renaming it over the file the terminal still writes (whose
+    writes then went to a file nobody reads)."""
+    repo = generated(tmp_path / "repo", 600, functions=2)
+    cold = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    linking, go_on = threading.Event(), threading.Event()
+    link = cold._link
+
+    def held_before_linking(*args, **kwargs):
+        linking.set()
+        go_on.wait(60)
+        return link(*args, **kwargs)
+
+    cold._link = held_before_linking
+    terminal = threading.Thread(target=cold.refresh)
+    terminal.start()
+    assert linking.wait(60)
+    provider = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    fresh = provider.store.path.with_name(provider.store.path.name + ".next")
+    worker = started_behind_a_build(lambda: provider.refresh(progressive=True), capfd)
+    time.sleep(0.3)
+    assert worker.is_alive() and not fresh.exists()
+    go_on.set()
+    terminal.join(timeout=120)
+    worker.join(timeout=120)
+    assert not worker.is_alive() and not fresh.exists()
+    assert provider.store.file_count() == 613 and provider.ready.is_set()
+    assert provider.store.get_meta("complete") == "1"
+    cold.close()
+    provider.close()
 
 
 def test_a_question_without_anchors_during_a_first_index_built_beside_gets_the_files_holding_its_rare_words(

@@ -404,14 +404,16 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cold-waits-for-builder",
-        "a cold index in place waits for a provider building the same index beside",
+        "an index not yet whole is built by one process at a time: a cold index or a provider arriving meanwhile waits for it",
         "indexer/index.py",
-        "        if bulk and not self._replaces and _Builder.waited_for_another(self.store.path):",
-        "        if False:",
-        "a terminal's cold index loads the same files again under the provider's answers",
+        '        if self._replaces or self.store.get_meta("complete") == "1":',
+        "        if True:",
+        "a terminal's cold index loads the files again under a provider's build, or a provider builds over it",
         (
             "tests/test_progressive.py::"
             "test_a_cold_index_finding_a_provider_building_beside_waits_for_it_instead_of_loading_in_place",
+            "tests/test_progressive.py::"
+            "test_a_provider_arriving_while_a_cold_index_loads_in_place_waits_for_it_and_reads_it",
         ),
     ),
     Mutant(
@@ -472,6 +474,88 @@ MUTANTS: list[Mutant] = [
         (
             "tests/test_progressive.py::"
             "test_an_asked_file_is_linked_to_a_definition_that_comes_in_late_before_the_first_index_ends",
+        ),
+    ),
+    Mutant(
+        "first-index-definers",
+        "a first index built beside sends the answering one the definers of the anchored files' names, not their directory's",
+        "indexer/index.py",
+        "            self._wanted_names = frozenset(self.store.names_used_in(anchored))",
+        "            self._wanted_names = frozenset(self.store.names_used_in(anchored + beside))",
+        "the definers of every name the anchor's directory uses go live, three times the files on the kernel",
+        (
+            "tests/test_progressive.py::"
+            "test_a_first_index_built_beside_gives_the_answering_index_the_definers_of_the_anchors_names_not_of_their_neighbours",
+        ),
+    ),
+    Mutant(
+        "relink-anchored-alone",
+        "a definition coming in late resolves the anchored files again, not their directory",
+        "indexer/index.py",
+        "            index._resolve_wanted(anchored_only=came)",
+        "            index._resolve_wanted()",
+        "the whole directory is resolved again for every definer of the anchor's names",
+        (
+            "tests/test_progressive.py::"
+            "test_a_definition_coming_in_late_resolves_the_anchored_file_again_alone_and_the_anchor_is_never_cut",
+        ),
+    ),
+    Mutant(
+        "anchor-never-cut",
+        "the anchored file is always among the files a first index resolves early",
+        "indexer/index.py",
+        "        self._resolve_provisionally(anchored + beside[: PROVISIONAL_FILES - len(anchored)])",
+        "        self._resolve_provisionally(sorted(anchored + beside)[:PROVISIONAL_FILES])",
+        "an anchor sorting after PROVISIONAL_FILES files of its directory is never linked before the end",
+        (
+            "tests/test_progressive.py::"
+            "test_a_definition_coming_in_late_resolves_the_anchored_file_again_alone_and_the_anchor_is_never_cut",
+        ),
+    ),
+    Mutant(
+        "first-index-again-once",
+        "a file given again for the answering index is given once, however often hosts ask meanwhile",
+        "indexer/order.py",
+        "near - self.live - self._again",
+        "near - self.live",
+        "a second question while it is parsed gives it a third time, back as a first parse into the build",
+        (
+            "tests/test_progressive.py::"
+            "test_a_file_given_again_for_the_answering_index_is_given_once_however_often_hosts_ask_meanwhile",
+        ),
+    ),
+    Mutant(
+        "reopen-alone",
+        "the index another process swapped in is read once no answer reads the old one",
+        "indexer/index.py",
+        "        with self.priority.alone(), self.lock:\n            self.store.reopen()",
+        "        if True:\n            self.store.reopen()",
+        "an answer's connection is closed under it, and the failure taken for a damaged file",
+        (
+            "tests/test_progressive.py::"
+            "test_reading_the_index_another_process_swapped_in_waits_for_the_answers_under_way",
+        ),
+    ),
+    Mutant(
+        "beside-failure-cleanup",
+        "a build beside that fails leaves nothing beside",
+        "indexer/index.py",
+        "            _remove_beside(self.store.path)  # half a build holds disk",
+        "            pass  # half a build holds disk",
+        "a half-built index keeps a full disk full",
+        (
+            "tests/test_mcp.py::test_a_first_index_the_disk_cuts_short_leaves_nothing_beside_and_index_status_says_it_stopped",
+        ),
+    ),
+    Mutant(
+        "stopped-status",
+        "index_status says a first index stopped before its end, and why",
+        "repo_graph/status.py",
+        "        state=FAILED if stopped else READY if index.ready.is_set() else BUILDING,",
+        "        state=READY if index.ready.is_set() else BUILDING,",
+        "a provider answering from a fraction of the tree says it is ready",
+        (
+            "tests/test_mcp.py::test_a_first_index_the_disk_cuts_short_leaves_nothing_beside_and_index_status_says_it_stopped",
         ),
     ),
     Mutant(
