@@ -273,7 +273,8 @@ class _Feed:
         self.waiting = False  # the batch holds a file a host waits for
         self.last = time.monotonic()
         self.seen = 0  # files parsed while questions were pending
-        self.df: dict[str, int] = {}  # how many of those held each of their terms
+        self.since: dict[frozenset[str], int] = {}  # a question -> `seen` when it came
+        self.df: dict[str, int] = {}  # how many of the files parsed since held each of its terms
 
     def needs(self, walked: WalkedFile, record: FileRecord | None) -> str | None:
         """Why the answering index needs the file, if it does."""
@@ -290,7 +291,8 @@ class _Feed:
         """Whether the file holds a pending question's rare terms (two, or its one): a
         match an answer would rank high, so a question without anchors is answered from
         its content, not only from its path's words, before the swap. Rare among the
-        files parsed so far (at most RARE_SHARE of them, counted once RARE_MIN_FILES were):
+        files parsed since the question came (at most RARE_SHARE of them, counted once
+        RARE_MIN_FILES were):
         common words would send most of the repository (the cost the pass built beside
         avoids)."""
         questions = self.index.wants.questions
@@ -302,10 +304,11 @@ class _Feed:
         present = set().union(*questions) & held
         for term in present:
             df[term] = df.get(term, 0) + 1
-        if self.seen < RARE_MIN_FILES:
-            return False
-        rare = RARE_SHARE * self.seen
         for question in questions:
+            counted = self.seen - self.since.setdefault(question, self.seen - 1)  # a late one's own count
+            if counted < RARE_MIN_FILES:
+                continue
+            rare = RARE_SHARE * counted
             hits = sum(1 for term in question & present if df[term] <= rare)
             if hits >= min(2, len(question)):
                 return True
@@ -1193,6 +1196,7 @@ class RepoIndex:
         if builder.waited:  # another process built it meanwhile: read that one
             self._reopen()
             return self.refresh(progress, executor, count=count, progressive=first)
+        self.ready.set()  # whole once swapped in: answers need not wait for the catch-up
         fed = ", ".join(f"{n} {why}" for why, n in sorted(self.fed.items()))
         held = ""
         if first:

@@ -113,8 +113,8 @@ class IndexStatus:
 
 
 def status(provider, *, languages: bool = True) -> IndexStatus:
-    """The provider's index as it stands now; never waits for the indexer (reads go
-    to the last committed state). `languages=False` skips the per-language count,
+    """The provider's index as it stands now; never waits for the indexer's writes
+    (reads go to the last committed state), only for a swap of its file, a moment. `languages=False` skips the per-language count,
     a scan of the file table, for a quick look inside another answer."""
     index = provider.index
     parsed, to_parse = provider.progress.files()
@@ -122,30 +122,31 @@ def status(provider, *, languages: bool = True) -> IndexStatus:
     if index is None:
         state = FAILED if provider.open_error else OPENING
         return IndexStatus(root, state, parsed=parsed, to_parse=to_parse, error=provider.open_error)
-    store = index.store
-    indexed = store.indexed_files() if languages else None
-    langs = Counter(lang for lang in indexed.values() if lang) if indexed is not None else Counter()
-    watcher = provider.watcher
-    # A pass that stopped before the index was whole (a full disk) leaves one that answers
-    # from part of the tree: not `ready`, and the error says why.
-    stopped = provider.index_error is not None and store.get_meta("complete") != "1"
-    return IndexStatus(
-        root=root,
-        state=FAILED if stopped else READY if index.ready.is_set() else BUILDING,
-        files=len(indexed) if indexed is not None else store.file_count(),
-        languages=dict(langs.most_common()),
-        parsed=parsed,
-        to_parse=to_parse,
-        last_refresh=store.get_meta("indexed_at"),
-        watcher=(
-            watcher.mode
-            if watcher is not None and watcher.mode != "stopped"
-            else "starting"
-            if provider.watching
-            else "off"
-        ),
-        watcher_batches=watcher.batches if watcher is not None else 0,
-        pending=watcher.pending() if watcher is not None else 0,
-        error=provider.index_error,
-        partial_answers=provider.progress.partial_answers,
-    )
+    with index.priority.answering():  # not while a swap closes the connections under it
+        store = index.store
+        indexed = store.indexed_files() if languages else None
+        langs = Counter(lang for lang in indexed.values() if lang) if indexed is not None else Counter()
+        watcher = provider.watcher
+        # A pass that stopped before the index was whole (a full disk) leaves one that answers
+        # from part of the tree: not `ready`, and the error says why.
+        stopped = provider.index_error is not None and store.get_meta("complete") != "1"
+        return IndexStatus(
+            root=root,
+            state=FAILED if stopped else READY if index.ready.is_set() else BUILDING,
+            files=len(indexed) if indexed is not None else store.file_count(),
+            languages=dict(langs.most_common()),
+            parsed=parsed,
+            to_parse=to_parse,
+            last_refresh=store.get_meta("indexed_at"),
+            watcher=(
+                watcher.mode
+                if watcher is not None and watcher.mode != "stopped"
+                else "starting"
+                if provider.watching
+                else "off"
+            ),
+            watcher_batches=watcher.batches if watcher is not None else 0,
+            pending=watcher.pending() if watcher is not None else 0,
+            error=provider.index_error,
+            partial_answers=provider.progress.partial_answers,
+        )

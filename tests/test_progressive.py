@@ -463,6 +463,32 @@ def test_a_cold_index_finding_a_provider_building_beside_waits_for_it_instead_of
     index.close()
 
 
+def test_a_question_asked_late_in_a_first_index_built_beside_counts_its_rare_words_from_when_it_came(tmp_path):
+    """[first-index-beside]: whether a question's words are rare is counted over the files
+    parsed since it came. Counted against every file since the first question, a late
+    question's words each in 30% of files looked rare, and sent the answering index the
+    files holding them."""
+    from indexer.index import _Feed
+    from indexer.parse import FileRecord
+    from indexer.terms import terms
+
+    index = RepoIndex(make_repo(tmp_path / "repo", {"a.py": "x = 1\n"}), cache_dir=tmp_path / "cache", jobs=1)
+    feed = _Feed(index, None)
+
+    def files(n: int, every: int, words=("memory", "alloc")):  # one in `every` holds both words
+        for i in range(n):
+            held = dict.fromkeys(terms(" ".join(words)), b"") if i % every == 0 else {"other": b""}
+            yield FileRecord(f"f{i}.c", "", "c", "ok", postings=held)
+
+    index.want(words=["quokka marsupial"])
+    assert not any(map(feed._answers, files(3000, 3)))
+    index.want(words=["memory alloc"])  # late, and common
+    assert not any(map(feed._answers, files(3000, 3)))
+    index.want(words=["spinlock irqsave"])  # late, and rare
+    assert sum(map(feed._answers, files(3000, 500, ("spinlock", "irqsave")))) == 4  # past the first 1,000
+    index.close()
+
+
 def test_a_provider_arriving_while_a_cold_index_loads_in_place_waits_for_it_and_reads_it(tmp_path, capfd):
     """The other way round: `repo-graph index` in a terminal loads a cold index in place and
     a host's provider starts meanwhile. The provider waits for it and reads it, instead of

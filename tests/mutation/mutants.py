@@ -429,6 +429,18 @@ MUTANTS: list[Mutant] = [
         ),
     ),
     Mutant(
+        "rare-terms-since",
+        "a question's rare words are counted over the files parsed since it came",
+        "indexer/index.py",
+        "            counted = self.seen - self.since.setdefault(question, self.seen - 1)",
+        "            counted = self.seen",
+        "a late question's common words look rare and send the files holding them",
+        (
+            "tests/test_progressive.py::"
+            "test_a_question_asked_late_in_a_first_index_built_beside_counts_its_rare_words_from_when_it_came",
+        ),
+    ),
+    Mutant(
         "one-builder",
         "one process at a time builds an index beside",
         "indexer/index.py",
