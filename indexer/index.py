@@ -200,7 +200,7 @@ def _give_memory_back() -> None:
     gc.collect()
     try:
         ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc (macOS, musl): nothing to trim this way
+    except (OSError, AttributeError, TypeError):  # not glibc (macOS, musl; Windows has no CDLL(None))
         pass
 
 
@@ -1015,12 +1015,16 @@ class RepoIndex:
             indexed = self.store.indexed_files()
         anchored = sorted(p for p in paths if p in indexed)[:PROVISIONAL_FILES]
         beside = [] if anchored_only else sorted(p for p in indexed if posixpath.dirname(p) in dirs and p not in paths)
-        self._resolve_provisionally(anchored + beside[: PROVISIONAL_FILES - len(anchored)])
+        resolved = anchored + beside[: PROVISIONAL_FILES - len(anchored)]
+        self._resolve_provisionally(resolved)
         with self.lock:  # the anchored files' own: their definers are the anchors' neighbours
             self._wanted_names = frozenset(self.store.names_used_in(anchored))
         now = time.monotonic()
-        self.fed_seconds += now - started
-        self._wanted_again = (False, now + (now - started) / PROVISIONAL_SHARE)
+        spent = now - started
+        self.fed_seconds += spent
+        # What comes next is the anchored files alone: due once their share of this cost
+        # has passed, over PROVISIONAL_SHARE (not the whole directory's, ten seconds on the kernel).
+        self._wanted_again = (False, now + spent * len(anchored) / max(len(resolved), 1) / PROVISIONAL_SHARE)
 
     def _definers_came(self, pending) -> bool:
         """Whether the asked files are due for resolving again: files came in (now or
