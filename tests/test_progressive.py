@@ -134,16 +134,21 @@ def test_the_first_order_puts_asked_files_their_includes_and_directories_before_
     assert [order.tier(p) for p in rest] == [ANCHORED, INCLUDED, INCLUDED, BESIDE, NAMESAKE, NAMED, REST]
 
 
+def calling_far(root: Path, files: dict[str, str]) -> Path:
+    """`files`, 150 small C files, and `z/far.c` defining `far_helper`: the biggest, parsed last."""
+    files = dict(files)
+    files.update({f"fill/f{i:03}.c": f"int fill_{i}(void) {{ return {i}; }}\n" for i in range(150)})
+    files["z/far.c"] = "int far_helper(int x) { return x; }\n" + "".join(
+        f"int pad_{i}(void) {{ return {i}; }}\n" for i in range(40)
+    )
+    return make_repo(root, files)
+
+
 def test_an_asked_file_is_linked_to_a_definition_that_comes_in_late_before_the_first_index_ends(tmp_path, monkeypatch):
     """Issue 40: the links of an asked-about file improve as the first index fills, not
     only at its end: a file that comes in late defining a name it calls is linked to
     before the final resolution starts."""
-    files = {"a/asked.c": "int asked(void) { return far_helper(1) + 1; }\n"}
-    files.update({f"fill/f{i:03}.c": f"int fill_{i}(void) {{ return {i}; }}\n" for i in range(150)})
-    files["z/far.c"] = "int far_helper(int x) { return x; }\n" + "".join(
-        f"int pad_{i}(void) {{ return {i}; }}\n" for i in range(40)
-    )  # the biggest file: parsed last
-    repo = make_repo(tmp_path / "repo", files)
+    repo = calling_far(tmp_path / "repo", {"a/asked.c": "int asked(void) { return far_helper(1) + 1; }\n"})
     monkeypatch.setattr("indexer.index.PROVISIONAL_SHARE", 1e9)  # no wait between resolutions here
     index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
     index.want(["a/asked.c"])
@@ -169,11 +174,7 @@ def test_a_definition_coming_in_late_resolves_the_anchored_file_again_alone_and_
     beside it, the anchored file itself is always among those resolved."""
     files = {"a/zz_asked.c": "int asked(void) { return far_helper(1) + 1; }\n"}
     files.update({f"a/s{i:02}.c": f"int sibling_{i}(void) {{ return {i}; }}\n" for i in range(10)})
-    files.update({f"fill/f{i:03}.c": f"int fill_{i}(void) {{ return {i}; }}\n" for i in range(150)})
-    files["z/far.c"] = "int far_helper(int x) { return x; }\n" + "".join(
-        f"int pad_{i}(void) {{ return {i}; }}\n" for i in range(40)
-    )  # the biggest file: parsed last
-    repo = make_repo(tmp_path / "repo", files)
+    repo = calling_far(tmp_path / "repo", files)
     monkeypatch.setattr("indexer.index.PROVISIONAL_SHARE", 1e9)  # no wait between resolutions here
     monkeypatch.setattr("indexer.index.PROVISIONAL_FILES", 4)  # fewer than the directory holds
     index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
