@@ -114,8 +114,9 @@ class IndexStatus:
 
 def status(provider, *, languages: bool = True) -> IndexStatus:
     """The provider's index as it stands now; never waits for the indexer's writes
-    (reads go to the last committed state), only for a swap of its file, a moment. `languages=False` skips the per-language count,
-    a scan of the file table, for a quick look inside another answer."""
+    (reads go to the last committed state), only for a swap of its file, a moment.
+    `languages=False` skips the per-language count, a scan of the file table, for a
+    quick look inside another answer."""
     index = provider.index
     parsed, to_parse = provider.progress.files()
     root = str(index.root) if index is not None else ""
