@@ -1007,7 +1007,7 @@ class RepoIndex:
         indexed so far, and what the asked files include or import, to be parsed next.
         The final resolution makes them all anew."""
         started = time.monotonic()
-        self._wanted_version, paths, _, _ = self.wants.snapshot()
+        self._wanted_version, paths, _, _, _ = self.wants.snapshot()
         if not paths:
             return
         dirs = {posixpath.dirname(p) for p in paths}
@@ -1019,6 +1019,10 @@ class RepoIndex:
         self._resolve_provisionally(resolved)
         with self.lock:  # the anchored files' own: their definers are the anchors' neighbours
             self._wanted_names = frozenset(self.store.names_used_in(anchored))
+            order = self._order
+            if order is not None and not anchored_only:  # what the included files include, parsed early too
+                included = [p for p in order.included if p in indexed]
+                self.wants.ask(further=[target for _, target, _, _ in self.store.imports_of(included)])
         now = time.monotonic()
         spent = now - started
         self.fed_seconds += spent
@@ -1044,7 +1048,7 @@ class RepoIndex:
         for chunk, links in resolver.links_in_chunks(paths):
             with self.store.transaction():
                 self.store.replace_links(chunk, links)
-        _, asked, _, _ = self.wants.snapshot()
+        _, asked, _, _, _ = self.wants.snapshot()
         targets = [target for _, target, _, _ in self.store.imports_of([p for p in paths if p in asked])]
         self.wants.ask(targets=targets)
 

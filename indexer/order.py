@@ -48,25 +48,33 @@ class Wants:
         self.paths: set[str] = set()
         self.words: set[str] = set()
         self.targets: set[str] = set()  # import or include texts of anchored files
+        self.further: set[str] = set()  # ... and of the files those name: one level, not all
         self.questions: list[frozenset[str]] = []  # each question's index terms (indexer/terms.py)
 
-    def ask(self, paths=(), words=(), targets=()) -> None:
+    def ask(self, paths=(), words=(), targets=(), further=()) -> None:
         with self._lock:
-            before = (len(self.paths), len(self.words), len(self.targets))
+            before = (len(self.paths), len(self.words), len(self.targets), len(self.further))
             self.paths.update(p for p in paths if p)
             self.targets.update(targets)
+            self.further.update(further)
             for w in words:
                 if len(self.words) < MAX_WORDS:
                     self.words.add(w)
             asked = frozenset(terms(" ".join(sorted(words))))
             if asked and asked not in self.questions:
                 self.questions = [*self.questions, asked][-MAX_QUESTIONS:]
-            if (len(self.paths), len(self.words), len(self.targets)) != before:
+            if (len(self.paths), len(self.words), len(self.targets), len(self.further)) != before:
                 self.version += 1
 
-    def snapshot(self) -> tuple[int, frozenset[str], frozenset[str], frozenset[str]]:
+    def snapshot(self) -> tuple[int, frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
         with self._lock:
-            return self.version, frozenset(self.paths), frozenset(self.words), frozenset(self.targets)
+            return (
+                self.version,
+                frozenset(self.paths),
+                frozenset(self.words),
+                frozenset(self.targets),
+                frozenset(self.further),
+            )
 
 
 def _target_files(targets, by_ending: dict[str, list[str]]) -> set[str]:
@@ -125,6 +133,7 @@ class FirstOrder:
         self._wants = wants
         self._recent = recent
         self._seen_version = -1
+        self.included: set[str] = set()  # the files the anchored ones include, as last ranked
         self._queue: list[str] = []
         self._tiers: dict[str, int] = {}
         self._by_ending: dict[str, list[str]] | None = None
@@ -146,11 +155,14 @@ class FirstOrder:
         return self._by_ending
 
     def _rank(self) -> None:
-        version, paths, words, targets = self._wants.snapshot()
+        version, paths, words, targets, further = self._wants.snapshot()
         self._seen_version = version
         dirs = {posixpath.dirname(p.rstrip("/")) for p in paths} | {p.rstrip("/") for p in paths}
-        included = _target_files(targets, self._endings()) if targets else set()
+        included = self.included = _target_files(targets, self._endings()) if targets else set()
         namesakes = _namesakes(included, self._endings())
+        # What the included files include: a C file's macros, inlines and types come from
+        # its headers' headers (about half the kernel's fork.c links to no tier otherwise).
+        included = included | (_target_files(further, self._endings()) - set(paths) if further else set())
         if self.live is not None:  # asked about since it was parsed: again, for the answering index
             near = set(paths | included | namesakes) & self._passed
             near.update(p for p in self._passed if posixpath.dirname(p) in dirs)

@@ -323,6 +323,29 @@ def test_a_first_index_built_beside_gives_the_answering_index_the_definers_of_th
     index.close()
 
 
+def test_a_first_index_gives_the_headers_the_anchors_headers_include_early_and_no_deeper(tmp_path, monkeypatch):
+    """Issue 40: a C file's macros, inlines and types come from its headers' headers
+    (half of the kernel's fork.c's one-hop neighbours): they are parsed with its own
+    headers and go into the answering index before the swap. One level further only: the
+    kernel's includes reach a thousand headers two levels down."""
+    body = "".join(f"int part_{j}(int x) {{ return x + {j}; }}\n" for j in range(60))  # 2 KB
+    files = {f"fill/f{i:03}.c": f"int fill_{i}(void) {{ return {i}; }}\n" + body for i in range(600)}
+    decls = "".join(f"int decl_{j}(int x);\n" for j in range(800))  # the biggest: last, unless asked for
+    files["src/main.c"] = '#include "a.h"\nint main(void) { return 0; }\n'
+    files["inc/a.h"] = '#include "b.h"\nint a_fn(void);\n' + decls
+    files["inc/b.h"] = '#include "c.h"\nint b_fn(void);\n' + decls
+    files["inc/c.h"] = "int c_fn(void);\n" + decls
+    repo = make_repo(tmp_path / "repo", files)
+    index = RepoIndex(repo, cache_dir=tmp_path / "cache", jobs=1)
+    live_name = index.store.path.name
+    index.want(["src/main.c"])
+    live = first_index_writes(index, monkeypatch)[live_name]
+    assert {"src/main.c", "inc/a.h", "inc/b.h"} <= live
+    assert "inc/c.h" not in live
+    assert index.store.file_count() == 604
+    index.close()
+
+
 def started_behind_a_build(work, capfd) -> threading.Thread:
     """`work` in a thread, once it said on stderr that it waits for another build."""
     worker = threading.Thread(target=work)

@@ -465,6 +465,18 @@ MUTANTS: list[Mutant] = [
         ),
     ),
     Mutant(
+        "progressive-further",
+        "a first index parses the headers an asked-about file's headers include early, one level only",
+        "indexer/order.py",
+        "        included = included | (_target_files(further, self._endings()) - set(paths) if further else set())",
+        "        included = included | set()",
+        "a C file's macros and inlines, in its headers' headers, wait with the rest",
+        (
+            "tests/test_progressive.py::"
+            "test_a_first_index_gives_the_headers_the_anchors_headers_include_early_and_no_deeper",
+        ),
+    ),
+    Mutant(
         "progressive-namesakes",
         "a first index parses the sources of the headers an asked-about file includes early",
         "indexer/order.py",
