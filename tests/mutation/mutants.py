@@ -528,8 +528,8 @@ MUTANTS: list[Mutant] = [
         "anchor-never-cut",
         "the anchored file is always among the files a first index resolves early",
         "indexer/index.py",
-        "        self._resolve_provisionally(anchored + beside[: PROVISIONAL_FILES - len(anchored)])",
-        "        self._resolve_provisionally(sorted(anchored + beside)[:PROVISIONAL_FILES])",
+        "        resolved = anchored + beside[: PROVISIONAL_FILES - len(anchored)]",
+        "        resolved = sorted(anchored + beside)[:PROVISIONAL_FILES]",
         "an anchor sorting after PROVISIONAL_FILES files of its directory is never linked before the end",
         (
             "tests/test_progressive.py::"
