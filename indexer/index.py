@@ -33,7 +33,7 @@ from . import boundary, history, pool, upgrades
 from .digest import line_span, line_starts
 from .extract import PARTIAL_WARNING, Extractor
 from .graph import CodeGraph
-from .order import BESIDE, NAMESAKE, REST, FirstOrder, Wants
+from .order import ANCHORED, BESIDE, INCLUDED, NAMESAKE, REST, FirstOrder, Wants
 from .parse import FileRecord
 from .priority import Priority
 from .resolve import MAX_GLOBAL_MATCHES, Resolver
@@ -348,9 +348,10 @@ class _Feed:
             index._apply([(w, r, o) for w, r, o in pending if r is not None])
         # Files asked about just came in, or a host asked about others (perhaps indexed
         # already): their neighbourhood is resolved again. Or files came in defining what
-        # the anchored ones use: those are resolved again, alone.
+        # the anchored ones use (their headers' headers among them): those are resolved
+        # again, alone.
         asked = index.wants.version != index._wanted_version or any(
-            self.order.tier(w.path) <= BESIDE for w, _, _ in pending
+            self.order.tier(w.path) in (ANCHORED, INCLUDED, BESIDE) for w, _, _ in pending
         )
         came = not asked and index._definers_came(pending)
         pending.clear()

@@ -17,7 +17,7 @@ from .terms import terms
 from .walk import WalkedFile
 
 # Tiers, best first.
-ANCHORED, INCLUDED, BESIDE, NAMESAKE, RECENT, NAMED, REST = range(7)
+ANCHORED, INCLUDED, FURTHER, BESIDE, NAMESAKE, RECENT, NAMED, REST = range(8)
 MAX_PER_TARGET = 4  # an include or import names at most this many files by its ending
 HEADERS = frozenset((".h", ".hh", ".hpp", ".hxx"))
 SOURCES = frozenset((".c", ".cc", ".cpp", ".cxx", ".m", ".mm"))
@@ -162,7 +162,7 @@ class FirstOrder:
         namesakes = _namesakes(included, self._endings())
         # What the included files include: a C file's macros, inlines and types come from
         # its headers' headers (about half the kernel's fork.c links to no tier otherwise).
-        included = included | (_target_files(further, self._endings()) - set(paths) if further else set())
+        further_files = _target_files(further, self._endings()) - included - set(paths) if further else set()
         if self.live is not None:  # asked about since it was parsed: again, for the answering index
             near = set(paths | included | namesakes) & self._passed
             near.update(p for p in self._passed if posixpath.dirname(p) in dirs)
@@ -175,6 +175,8 @@ class FirstOrder:
                 tier = ANCHORED
             elif path in included:
                 tier = INCLUDED
+            elif path in further_files:
+                tier = FURTHER
             elif posixpath.dirname(path) in dirs or any(path.startswith(p.rstrip("/") + "/") for p in paths):
                 tier = BESIDE
             elif path in namesakes:

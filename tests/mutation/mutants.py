@@ -468,8 +468,8 @@ MUTANTS: list[Mutant] = [
         "progressive-further",
         "a first index parses the headers an asked-about file's headers include early, one level only",
         "indexer/order.py",
-        "        included = included | (_target_files(further, self._endings()) - set(paths) if further else set())",
-        "        included = included | set()",
+        "            elif path in further_files:\n                tier = FURTHER",
+        "            elif False:\n                tier = FURTHER",
         "a C file's macros and inlines, in its headers' headers, wait with the rest",
         (
             "tests/test_progressive.py::"
