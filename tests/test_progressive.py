@@ -15,6 +15,7 @@ import pytest
 
 from indexer.index import RepoIndex
 from indexer.order import ANCHORED, BESIDE, INCLUDED, NAMED, NAMESAKE, REST, FirstOrder, Wants
+from indexer.priority import GIVE_WAY_SECONDS
 from indexer.store import db_path_for
 from indexer.walk import WalkedFile, walk
 
@@ -432,7 +433,7 @@ def test_reading_the_index_another_process_swapped_in_waits_for_the_answers_unde
     reading.wait(10)
     reopening = threading.Thread(target=index._reopen)
     reopening.start()
-    reopening.join(0.5)
+    reopening.join(3 * GIVE_WAY_SECONDS)  # longer than background work ever gives way
     assert reopening.is_alive()  # waits for the answer
     done.set()
     answering.join(10)
