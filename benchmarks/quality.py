@@ -183,6 +183,7 @@ ABLATIONS = {
     "repo-graph:no-namesake": {"w_namesake": 0.0},  # anchored: a file of the same name elsewhere weighs nothing
     "repo-graph:no-mention": {"mention_match": 0.0},  # a `Type.member` the question names does not lead
     "repo-graph:mention-code": {"mention_forms": ("backticks", "qualified")},  # backticked names lead too
+    "repo-graph:mention-humped": {"mention_forms": ("qualified", "humped")},  # and CamelCase or camelCase words
     "repo-graph:mention-all": {"mention_forms": ("backticks", "qualified", "underscored", "humped")},  # and any
 }
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
