@@ -1008,7 +1008,8 @@ class RepoIndex:
         indexed so far, and what the asked files include or import, to be parsed next.
         The final resolution makes them all anew."""
         started = time.monotonic()
-        self._wanted_version, paths, _, _, _ = self.wants.snapshot()
+        wanted = self.wants.snapshot()
+        self._wanted_version, paths = wanted.version, wanted.paths
         if not paths:
             return
         dirs = {posixpath.dirname(p) for p in paths}
@@ -1049,7 +1050,7 @@ class RepoIndex:
         for chunk, links in resolver.links_in_chunks(paths):
             with self.store.transaction():
                 self.store.replace_links(chunk, links)
-        _, asked, _, _, _ = self.wants.snapshot()
+        asked = self.wants.snapshot().paths
         targets = [target for _, target, _, _ in self.store.imports_of([p for p in paths if p in asked])]
         self.wants.ask(targets=targets)
 

@@ -12,6 +12,7 @@ import posixpath
 import re
 import threading
 from collections import defaultdict
+from typing import NamedTuple
 
 from .terms import terms
 from .walk import WalkedFile
@@ -66,15 +67,25 @@ class Wants:
             if (len(self.paths), len(self.words), len(self.targets), len(self.further)) != before:
                 self.version += 1
 
-    def snapshot(self) -> tuple[int, frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    def snapshot(self) -> WantsSnapshot:
         with self._lock:
-            return (
+            return WantsSnapshot(
                 self.version,
                 frozenset(self.paths),
                 frozenset(self.words),
                 frozenset(self.targets),
                 frozenset(self.further),
             )
+
+
+class WantsSnapshot(NamedTuple):
+    """What hosts want, at one version: read by field, so a new kind of want adds a field."""
+
+    version: int
+    paths: frozenset[str]
+    words: frozenset[str]
+    targets: frozenset[str]
+    further: frozenset[str]
 
 
 def _target_files(targets, by_ending: dict[str, list[str]]) -> set[str]:
