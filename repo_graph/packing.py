@@ -21,7 +21,7 @@ def charge(frame) -> int:
 
 
 # A frame that would take more than this share of the budget is sent as its header
-# (signature, docstring, member heads) when it has one.
+# (signature, docstring, member heads) when it has one [big-frame].
 BIG_FRAME_SHARE = 0.5
 # No file takes more than this share of the budget, in tokens or in frames, while
 # frames from other files still fit; what it was refused is offered again once the
