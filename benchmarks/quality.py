@@ -155,15 +155,16 @@ ALL_SYSTEMS = (
     "repo-graph:co-change-3",
     "repo-graph:co-change-12",
     "repo-graph:no-mention",
-    "repo-graph:mention-code",
-    "repo-graph:mention-all",
+    "repo-graph:mention-qualified",
+    "repo-graph:question-mention-all",
     "repo-graph:mcp",
 )
 # The ablation (not run by default): repo-graph with its signals weighed otherwise.
 # "lexical" is BM25F alone (no closeness to the anchors, nor the files' commit
-# messages); plain repo-graph adds the graph; "no-mention" stops a `Type.member` the question
-# names from leading, and "mention-code" / "mention-all" let more code forms lead
-# (backticks; any snake_case or CamelCase word). The G4 tiers stay: the protocol
+# messages); plain repo-graph adds the graph; "no-mention" stops a name in code form from
+# leading, "mention-qualified" lets only a change's `Type.member` lead (the default before
+# session 35) and "question-mention-all" a question's every code form (backticks, any
+# snake_case or CamelCase word). The G4 tiers stay: the protocol
 # requires them. (The PageRank prior in the fused score, "prior", went with its weight:
 # benchmarks/DECISIONS.md [prior].)
 ABLATIONS = {
@@ -182,9 +183,12 @@ ABLATIONS = {
     "repo-graph:co-change-12": {"w_co_change": 12.0},
     "repo-graph:no-namesake": {"w_namesake": 0.0},  # anchored: a file of the same name elsewhere weighs nothing
     "repo-graph:no-mention": {"mention_match": 0.0},  # a `Type.member` the question names does not lead
-    "repo-graph:mention-code": {"mention_forms": ("backticks", "qualified")},  # backticked names lead too
+    "repo-graph:mention-qualified": {"mention_forms": ("qualified",)},  # a change's `Type.member` only
+    "repo-graph:mention-code": {"mention_forms": ("backticks", "qualified")},  # and backticked names
     "repo-graph:mention-humped": {"mention_forms": ("qualified", "humped")},  # and CamelCase or camelCase words
-    "repo-graph:mention-all": {"mention_forms": ("backticks", "qualified", "underscored", "humped")},  # and any
+    "repo-graph:question-mention-all": {  # a question's every code form leads too, as a change's
+        "question_mention_forms": ("backticks", "qualified", "underscored", "humped")
+    },
 }
 DEFAULT_SYSTEMS = ALL_SYSTEMS[:4]
 BASELINES = ("bm25-files", "bm25-symbols", "aider")  # they read neither git nor repo-graph's ranking

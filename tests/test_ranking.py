@@ -106,10 +106,11 @@ def test_a_name_spelled_with_its_namespace_finds_its_definition(tmp_path):
     assert top.node.path == "Slim/Http/Headers.php"
 
 
-def test_a_symbol_named_as_type_dot_member_leads(tmp_path):
-    """`Parser.parse_header_line` in a question names one method: it leads files that
-    share more of the question's words. Backticks or snake_case alone do not (they
-    cost ripgrep recall in benchmarks/quality.py); the ablations switch forms on."""
+def test_a_symbol_named_in_code_form_leads_a_change_mention_forms(tmp_path):
+    """`Parser.parse_header_line` names one method: it leads files that share more of the
+    words. In a change to make, a backticked, snake_case or CamelCase name leads too; in a
+    question only the qualified form does, as a question names what it uses as often as
+    what holds its answer [mention-forms]."""
     from repo_graph import ranking
 
     distractor = (
@@ -120,16 +121,20 @@ def test_a_symbol_named_as_type_dot_member_leads(tmp_path):
     files["z.py"] = "class Parser:\n    def parse_header_line(self, x):\n        return x\n"
     index = indexed(tmp_path, files)
     target = "z.py#Parser.parse_header_line"
+    first = lambda text, **kw: ranking.rank(index, text, set(), **kw)[0].node.id  # noqa: E731
     qualified = "fix the edge case in Parser.parse_header_line"
     assert ranking.code_names(qualified) == ["Parser.parse_header_line"]
-    assert ranking.rank(index, qualified, set())[0].node.id == target
+    assert first(qualified) == target
     backticked = "fix the edge case in `parse_header_line`"
-    assert ranking.code_names(backticked) == []
-    assert ranking.rank(index, backticked, set())[0].node.id != target
+    assert ranking.code_names(backticked) == ["parse_header_line"]
+    assert first(backticked) == target
+    asked = "how do I fix the edge case in `parse_header_line`?"
+    assert ranking.code_names(asked, ranking.DEFAULT.question_mention_forms) == []
+    assert first(asked) != target
     unnamed = replace(ranking.DEFAULT, mention_match=0.0)
-    assert ranking.rank(index, qualified, set(), weights=unnamed)[0].node.id != target
-    backticks = replace(ranking.DEFAULT, mention_forms=("backticks", "qualified"))
-    assert ranking.rank(index, backticked, set(), weights=backticks)[0].node.id == target
+    assert first(qualified, weights=unnamed) != target
+    qualified_only = replace(ranking.DEFAULT, mention_forms=("qualified",))
+    assert first(backticked, weights=qualified_only) != target
     index.close()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from .adjustments import asks_how
 from .reads import IndexReads
 from .weights import DEFAULT, Weights
 
@@ -37,8 +38,9 @@ def code_names(text: str, forms: tuple[str, ...] = DEFAULT.mention_forms) -> lis
 
 def mentioned(reads: IndexReads, text: str, *, w: Weights = DEFAULT) -> dict[int, tuple[float, str]]:
     """Definitions of the symbols the question names in code form: rowid -> (match, path)."""
+    forms = w.question_mention_forms if asks_how(text) else w.mention_forms
     out: dict[int, tuple[float, str]] = {}
-    for name in map(reads.spelled, code_names(text, w.mention_forms)):
+    for name in map(reads.spelled, code_names(text, forms)):
         nodes = reads.find_by_name(name, limit=w.max_mention_defs + 1)
         if not nodes or len(nodes) > w.max_mention_defs:
             continue  # unknown, or too common to point anywhere

@@ -37,7 +37,13 @@ class Weights:
     mention_match: float = 1.0  # a named `Type.member` with few definitions matches best of all [mention]
     mention_lead: float = 0.9  # the words around a mention weigh at most this share of it [mention]
     max_mention_defs: int = 5  # a name with more definitions points nowhere [mention]
-    mention_forms: tuple[str, ...] = ("qualified",)  # of: backticks, qualified, underscored, humped [mention-forms]
+    mention_forms: tuple[str, ...] = (  # a change's, of: backticks, qualified, underscored, humped [mention-forms]
+        "backticks",
+        "qualified",
+        "underscored",
+        "humped",
+    )
+    question_mention_forms: tuple[str, ...] = ("qualified",)  # a question names what it uses too [mention-forms]
     # -- fusion (F1: a score in [0, 1]) ---------------------------------------------------
     w_lexical: float = 0.60  # the match [fusion]
     w_closeness_boost: float = 2.0  # G3: a match at closeness 1 counts three times [fusion]
