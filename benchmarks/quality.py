@@ -182,7 +182,7 @@ ABLATIONS = {
     "repo-graph:co-change-3": {"w_co_change": 3.0},  # co-change weights beside the default (6)
     "repo-graph:co-change-12": {"w_co_change": 12.0},
     "repo-graph:no-namesake": {"w_namesake": 0.0},  # anchored: a file of the same name elsewhere weighs nothing
-    "repo-graph:no-mention": {"mention_match": 0.0},  # a `Type.member` the question names does not lead
+    "repo-graph:no-mention": {"mention_match": 0.0},  # no name in code form leads
     "repo-graph:mention-qualified": {"mention_forms": ("qualified",)},  # a change's `Type.member` only
     "repo-graph:mention-code": {"mention_forms": ("backticks", "qualified")},  # and backticked names
     "repo-graph:mention-humped": {"mention_forms": ("qualified", "humped")},  # and CamelCase or camelCase words
