@@ -34,7 +34,7 @@ class Weights:
     w_said_question: float = 0.1  # a how-to question asks how code is used, which messages say less of [said-question]
     said_files: int = 3  # files whose messages match but whose code matches nothing join the candidates [said-files]
     # -- symbols the question names in code form ---------------------------------------
-    mention_match: float = 1.0  # a named `Type.member` with few definitions matches best of all [mention]
+    mention_match: float = 1.0  # a symbol named in code form, with few definitions, matches best of all [mention]
     mention_lead: float = 0.9  # the words around a mention weigh at most this share of it [mention]
     max_mention_defs: int = 5  # a name with more definitions points nowhere [mention]
     mention_forms: tuple[str, ...] = (  # a change's, of: backticks, qualified, underscored, humped [mention-forms]
