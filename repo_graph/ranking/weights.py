@@ -21,8 +21,8 @@ class Weights:
     # -- lexical: BM25F over the postings, per node and per file --------------------
     k1: float = 1.2  # BM25's term-frequency saturation, the usual value [bm25]
     b: float = 0.75  # BM25's length normalisation: code bodies vary in length as prose does [bm25]
-    w_node_match: float = 0.55  # a node's own match, beside its file's [file-match]
-    w_file_match: float = 0.45  # its file's best few nodes: a change is to files more than to one function [file-match]
+    w_node_match: float = 0.65  # a node's own match, beside its file's [file-match]
+    w_file_match: float = 0.35  # its file's best few nodes: a change is to files more than to one function [file-match]
     file_match_top: int = 3  # a file's match sums its best few nodes, not all of them [file-match]
     common_postings: int = (
         20_000  # past this many nodes a term only re-weighs the files rarer terms found [common-postings]
