@@ -164,7 +164,8 @@ ALL_SYSTEMS = (
 # messages); plain repo-graph adds the graph; "no-mention" stops a name in code form from
 # leading, "mention-qualified" lets only a change's `Type.member` lead (the default before
 # session 35) and "question-mention-all" a question's every code form (backticks, any
-# snake_case or CamelCase word). The G4 tiers stay: the protocol
+# snake_case or CamelCase word); "no-test-twin" leaves a change's best file's test where it
+# ranks. The G4 tiers stay: the protocol
 # requires them. (The PageRank prior in the fused score, "prior", went with its weight:
 # benchmarks/DECISIONS.md [prior].)
 ABLATIONS = {
@@ -186,6 +187,7 @@ ABLATIONS = {
     "repo-graph:mention-qualified": {"mention_forms": ("qualified",)},  # a change's `Type.member` only
     "repo-graph:mention-code": {"mention_forms": ("backticks", "qualified")},  # and backticked names
     "repo-graph:mention-humped": {"mention_forms": ("qualified", "humped")},  # and CamelCase or camelCase words
+    "repo-graph:no-test-twin": {"change_test_place": 0},  # a change's best file's test stays where it ranks
     "repo-graph:question-mention-all": {  # a question's every code form leads too, as a change's
         "question_mention_forms": ("backticks", "qualified", "underscored", "humped")
     },

@@ -580,3 +580,39 @@ def test_a_question_about_behaviour_gets_the_code_before_the_tests_that_name_it(
     for code in ("lib/request.js", "src/testing.py", "attest/x.go", "latest/notes.py"):
         assert not is_test(code), code
     index.close()
+
+
+def test_an_unanchored_change_brings_its_best_files_test_up_change_test_twin(tmp_path):
+    """A change to the code that matches best is often made with that file's test (a
+    third of commits edit one): its test comes up to `change_test_place` from below the
+    files that share the words; a question asks about the code and leaves the test where
+    it was [change-test-twin]."""
+    from repo_graph import ranking
+
+    files = {
+        f"wait_{i}.py": f'def wait_delay_{i}(attempts):\n    """Cap the backoff wait delay between attempts."""\n    return attempts\n'
+        for i in range(6)
+    }
+    files["retry.py"] = (
+        'def backoff_delay(attempt):\n    """Cap the backoff delay between attempts."""\n'
+        "    return min(2 ** attempt, 60)\n"
+    )
+    files["tests/test_retry.py"] = (
+        "from retry import backoff_delay\n\n\ndef test_doubles():\n    assert backoff_delay(1) == 2\n"
+    )
+    index = indexed(tmp_path, files)
+
+    def paths(text, **kw):
+        return [c.node.path for c in ranking.rank(index, text, set(), **kw)]
+
+    change = "Cap the backoff delay between attempts"
+    told = ranking.rank(index, change, set())
+    assert told[0].node.path == "retry.py"
+    place = ranking.DEFAULT.change_test_place
+    assert [c.node.path for c in told].index("tests/test_retry.py") == place
+    assert [c.score for c in told] == sorted((c.score for c in told), reverse=True)
+    off = replace(ranking.DEFAULT, change_test_place=0)
+    assert paths(change, weights=off).index("tests/test_retry.py") > place
+    asked = paths("how is the backoff delay between attempts capped?")
+    assert asked.index("tests/test_retry.py") > place
+    index.close()

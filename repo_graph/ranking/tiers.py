@@ -1,7 +1,7 @@
 """The tiers: with anchors, every frame within one hop of one ranks above every frame
 that is not (G4); what may enter the upper tier, how the lower one hedges against an
 open file that has little to do with the question, and where a how-to question's
-guide goes."""
+guide and a change's test go."""
 
 from __future__ import annotations
 
@@ -90,12 +90,32 @@ def lift_best_guide(
     if not guides:
         return
     best = max(guides, key=lambda i: (answers(out[i], lex, w), -i))
-    if best <= w.question_doc_place:
+    _lift(out, best, w.question_doc_place, "the guide", trace)
+
+
+def lift_tested_twin(out: list[Candidate], reads: IndexReads, w: Weights, trace: Trace | None = None) -> None:
+    """[change-test-twin] A change to the best-matching code file is often made with its
+    test (a third of commits edit one): move the best frame of that file's test up to
+    w.change_test_place, at the score of the frame it then follows."""
+    place = w.change_test_place
+    best = next((c for c in out if c.node.kind != "section" and not reads.is_test(c.node.path)), None)
+    if place <= 0 or best is None:
         return
-    guide = out.pop(best)
-    out.insert(w.question_doc_place, replace(guide, score=out[w.question_doc_place - 1].score))
+    twins = {t for t in reads.same_subject(best.node.path, w.min_test_subject)[0] if reads.is_test(t)}
+    at = next((i for i, c in enumerate(out) if c.node.path in twins), None)
+    if at is not None:
+        _lift(out, at, place, "the best file's test", trace)
+
+
+def _lift(out: list[Candidate], at: int, place: int, what: str, trace: Trace | None) -> None:
+    """Move out[at] up to `place` (not down), at the score of the frame it then follows,
+    so scores still read best first."""
+    if at <= place:
+        return
+    lifted = out.pop(at)
+    out.insert(place, replace(lifted, score=out[place - 1].score))
     if trace is not None:
-        trace.note(guide.node.id, f"the guide, lifted from place {best} to {w.question_doc_place}")
+        trace.note(lifted.node.id, f"{what}, lifted from place {at} to {place}")
 
 
 def hedged(

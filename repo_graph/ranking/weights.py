@@ -106,6 +106,7 @@ class Weights:
     w_hedge_related: float = 0.3  # the anchors' related files by strength [hedge]
     question_doc_place: int = 2  # a how-to question's best guide section is placed no lower (0-based) [guide]
     question_doc_min: float = 0.5  # of the best match: the guide must match this well [guide]
+    change_test_place: int = 4  # an unanchored change: its best file's test placed no lower (0: off) [change-test-twin]
 
 
 DEFAULT = Weights()

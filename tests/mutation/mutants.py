@@ -649,6 +649,15 @@ MUTANTS: list[Mutant] = [
         "no cap on the open file's own frames",
         ("tests/test_anchored.py::test_g4_an_anchored_file_gives_at_most_two_frames_of_its_own",),
     ),
+    Mutant(
+        "rank-change-test-twin",
+        "an unanchored change brings its best-matching file's test up; a question does not",
+        "repo_graph/ranking/pipeline.py",
+        "    elif not q.seeds and q.w.change_test_place:",
+        "    if not q.seeds and q.w.change_test_place:",
+        "a question's test lifted too",
+        ("tests/test_ranking.py::test_an_unanchored_change_brings_its_best_files_test_up_change_test_twin",),
+    ),
     # -- issue 35: the boundary, whole answers, robust to what is on disk ---------------------------
     Mutant(
         "R-whole-lines",
