@@ -222,7 +222,7 @@ def _ordered(q: _Query, scored: list[tuple[Candidate, float]], lex: dict[str, fl
     out.sort(key=lambda c: (-c.score, c.node.id))
     if q.asked and not q.seeds:
         tiers.lift_best_guide(out, lex, q.reads, q.w, q.trace)
-    elif not q.seeds and q.w.change_test_place:
+    elif not q.seeds and q.w.change_test_place > 0:
         tiers.lift_tested_twin(out, q.reads, q.w, q.trace)
     open_files = {s for s in q.seeds if "#" not in s}
     return tiers.cap_open_files(out, open_files, q.w) if open_files else out

@@ -99,7 +99,7 @@ def lift_tested_twin(out: list[Candidate], reads: IndexReads, w: Weights, trace:
     w.change_test_place, at the score of the frame it then follows."""
     place = w.change_test_place
     best = next((c for c in out if c.node.kind != "section" and not reads.is_test(c.node.path)), None)
-    if place <= 0 or best is None:
+    if best is None:
         return
     twins = {t for t in reads.same_subject(best.node.path, w.min_test_subject)[0] if reads.is_test(t)}
     at = next((i for i, c in enumerate(out) if c.node.path in twins), None)
