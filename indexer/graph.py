@@ -51,6 +51,14 @@ class CodeGraph:
     def corpus_stats(self) -> tuple[int, float]:
         return self.store.corpus_stats()
 
+    def file_corpus(self) -> tuple[int, float]:
+        n_nodes, avg_len = self.store.corpus_stats()
+        n_files = self.store.file_count()
+        return n_files, (n_nodes * avg_len / n_files if n_files else 1.0)
+
+    def file_lengths(self, paths: Iterable[str]) -> dict[str, float]:
+        return self.store.file_lengths(paths)
+
     def term_stats(self, terms: Iterable[str]) -> dict[str, tuple[int, int]]:
         return self.store.term_stats(terms)
 

@@ -582,6 +582,43 @@ def test_a_question_about_behaviour_gets_the_code_before_the_tests_that_name_it(
     index.close()
 
 
+def test_an_unanchored_change_places_the_best_whole_file_match_whole_file(tmp_path):
+    """A commit touches a file all over as often as in one place: without history, the
+    file whole-file BM25 ranks first among those not shown above takes file place
+    `whole_file_place`, though none of its functions matches as well as the files'
+    above; a question, which asks where one thing is, keeps the node order, and so does
+    a checkout, whose commit messages tell the files apart [whole-file]."""
+    from repo_graph import ranking
+
+    from .test_history import commit, git
+
+    files = {f"mod_{i}.py": f"def retry_upload_connection_{i}():\n    pass\n" for i in range(5)}
+    files["transfer.py"] = "".join(  # each function says one of the words; the file says them all
+        f"def step_{i}(chunk):\n    # {word} here\n    return chunk\n\n\n"
+        for i, word in enumerate(["retry", "upload", "connection", "drops"] * 8)
+    )
+    index = indexed(tmp_path, files)
+
+    def file_order(text, **kw):
+        return list(dict.fromkeys(c.node.path for c in ranking.rank(index, text, set(), **kw)))
+
+    change = "Retry the upload when the connection drops"
+    place = ranking.DEFAULT.whole_file_place
+    assert place > 0
+    told = ranking.rank(index, change, set())
+    assert file_order(change).index("transfer.py") == place
+    assert [c.score for c in told] == sorted((c.score for c in told), reverse=True)
+    off = replace(ranking.DEFAULT, whole_file_place=0)
+    assert file_order(change, weights=off).index("transfer.py") > place
+    assert file_order("Where is the upload retried when the connection drops?").index("transfer.py") > place
+    git(tmp_path / "repo", "init", "-q")
+    commit(tmp_path / "repo", "start", {})
+    index.refresh()
+    assert index.graph.has_history()
+    assert file_order(change).index("transfer.py") > place
+    index.close()
+
+
 def test_an_unanchored_change_brings_its_best_files_test_up_change_test_twin(tmp_path):
     """A change to the code that matches best is often made with that file's test (a
     third of commits edit one): its test comes up to `change_test_place` from below the

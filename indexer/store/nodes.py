@@ -175,6 +175,12 @@ class Nodes(Connection):
             rows = self._in("SELECT file, data FROM postings WHERE term=? AND file IN ({})", files, (term,))
         return unpack_postings(rows)
 
+    def file_lengths(self, paths) -> dict[str, float]:
+        """path -> the summed length of its scored nodes: a file's length as one document."""
+        return dict(
+            self._in("SELECT path, sum(length) FROM nodes WHERE path IN ({}) AND kind != 'file' GROUP BY path", paths)
+        )
+
     def corpus_stats(self) -> tuple[int, float]:
         """(number of scored nodes, their average length), kept up to date by every
         write (a count over millions of nodes per query would cost a second)."""

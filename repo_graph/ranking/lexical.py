@@ -33,6 +33,7 @@ class Matches:
     said: dict[str, float]
     said_rowid: dict[str, int]
     share: float
+    terms: tuple[tuple[np.ndarray, np.ndarray, int], ...] = ()  # each term read: (file rowids, tf, files having it)
 
 
 def matches(reads: IndexReads, text: str, *, messages: bool = True, w: Weights = DEFAULT) -> Matches:
@@ -56,7 +57,31 @@ def matches(reads: IndexReads, text: str, *, messages: bool = True, w: Weights =
     if said:
         by_rowid = {said_rowid[p]: v for p, v in said.items() if p in said_rowid}
         match = (1 - share) * match + share * np.array([by_rowid.get(int(f), 0.0) for f in files])[file_index]
-    return Matches(nodes, file_of_node, files, file_index, match, said, said_rowid, share)
+    terms = tuple((f[1], f[3], f[4]) for f in found)
+    return Matches(nodes, file_of_node, files, file_index, match, said, said_rowid, share, terms)
+
+
+def whole_files(reads: IndexReads, found: Matches, paths: list[str], w: Weights = DEFAULT) -> list[str]:
+    """[whole-file] `paths` best first by BM25 over each whole file (a term's count over
+    the file's nodes, the file's length against the mean, idf over files), those matching
+    nothing left out: file BM25's view, which finds the file a change touches all over
+    where the node match finds where it touches most."""
+    rowid_of = reads.rowids_of_ids(paths)
+    if not rowid_of or not found.terms:
+        return []
+    rowids = np.array(sorted(rowid_of.values()), dtype=np.int64)
+    path_of = {rowid: path for path, rowid in rowid_of.items()}
+    n_files, avg_len = reads.file_corpus()
+    lengths = reads.file_lengths(path_of.values())
+    length = np.array([lengths.get(path_of[int(r)], avg_len) for r in rowids])
+    score = np.zeros(len(rowids))
+    for files, tf, df in found.terms:
+        inside = np.isin(files, rowids)
+        if inside.any():
+            tf_file = np.bincount(np.searchsorted(rowids, files[inside]), weights=tf[inside], minlength=len(rowids))
+            has = tf_file > 0
+            score[has] += _idf(n_files, df) * _saturated(tf_file[has], length[has], avg_len, w)
+    return [path_of[int(rowids[i])] for i in np.lexsort((rowids, -score)) if score[i] > 0]
 
 
 def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float, w: Weights) -> list:
@@ -67,7 +92,7 @@ def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float,
     and only those nodes kept. [common-files]: at most w.common_files files, those the
     rarer terms match best."""
     stats = reads.term_stats(wanted)  # term -> (files, nodes)
-    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]] = []
     order = sorted((t for t in wanted if t in stats), key=lambda t: stats[t][1])  # rarest first
     all_common = bool(order) and stats[order[0]][1] > w.common_postings
     matched_files = _densest_files(reads, order, w) if all_common else None
@@ -93,7 +118,7 @@ def _postings(reads: IndexReads, wanted: list[str], n_docs: int, avg_len: float,
             inside[inside] = known[nodes[inside]]
             nodes, files, tf, length = nodes[inside], files[inside], tf[inside], length[inside]
         tf = tf.astype(np.float64)
-        found.append((nodes, files, idf * _saturated(tf, length, avg_len, w)))
+        found.append((nodes, files, idf * _saturated(tf, length, avg_len, w), tf, n_files))
         matched_files = _unique(files if matched_files is None else np.concatenate((matched_files, files)))
     return found
 

@@ -13,7 +13,7 @@ from .candidate import Candidate
 from .closeness import Closeness, anchor_walk
 from .explain import Trace
 from .fusion import fuse
-from .lexical import Matched, Matches, lexical, matches
+from .lexical import Matched, Matches, lexical, matches, whole_files
 from .mention import mentioned
 from .reads import Index, IndexReads
 from .related import related_files, with_scope
@@ -108,7 +108,7 @@ def _ranked(
     )
     by_id, lex = _candidates(q, related)
     _widen(q, by_id, hops)
-    return _ordered(q, _scored(q, by_id, lex, keep), lex)
+    return _ordered(q, _scored(q, by_id, lex, keep), lex, found)
 
 
 def _signals(ask: _Ask, related: dict[str, float], found: Matches) -> tuple[Matched, dict[str, float]]:
@@ -212,9 +212,12 @@ def _speaking_for_anchored_files(reads: IndexReads, seeds: set[str], by_id: dict
     return reads.speaking_for_files(near) if near else set()
 
 
-def _ordered(q: _Query, scored: list[tuple[Candidate, float]], lex: dict[str, float]) -> list[Candidate]:
+def _ordered(
+    q: _Query, scored: list[tuple[Candidate, float]], lex: dict[str, float], found: Matches
+) -> list[Candidate]:
     """Best first, but the anchored neighbours below the bar (G4), a how-to question's
-    guide lifted, and no more than a glimpse of each open file."""
+    guide lifted, a change's test and whole-file matches placed, and no more than a
+    glimpse of each open file."""
     if q.seeds and q.matched:
         out = tiers.worth_sending(scored, lex, set(q.anchor_files), q.asked, q.w, q.trace)
     else:
@@ -222,7 +225,11 @@ def _ordered(q: _Query, scored: list[tuple[Candidate, float]], lex: dict[str, fl
     out.sort(key=lambda c: (-c.score, c.node.id))
     if q.asked and not q.seeds:
         tiers.lift_best_guide(out, lex, q.reads, q.w, q.trace)
-    elif not q.seeds and q.w.change_test_place > 0:
-        tiers.lift_tested_twin(out, q.reads, q.w, q.trace)
+    elif not q.seeds:
+        if q.w.whole_file_place > 0 and not q.reads.has_history():  # with it, the messages tell files apart
+            code = [p for p in dict.fromkeys(c.node.path for c in out) if not q.reads.is_doc(p)]
+            tiers.place_best_whole_file(out, whole_files(q.reads, found, code, q.w), q.w, q.trace)
+        if q.w.change_test_place > 0:
+            tiers.lift_tested_twin(out, q.reads, q.w, q.trace)
     open_files = {s for s in q.seeds if "#" not in s}
     return tiers.cap_open_files(out, open_files, q.w) if open_files else out

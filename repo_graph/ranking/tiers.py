@@ -107,6 +107,23 @@ def lift_tested_twin(out: list[Candidate], reads: IndexReads, w: Weights, trace:
         _lift(out, at, place, "the best file's test", trace)
 
 
+def place_best_whole_file(out: list[Candidate], whole: list[str], w: Weights, trace: Trace | None = None) -> None:
+    """[whole-file] An unanchored change's file at place w.whole_file_place (0-based), in
+    an index without history, is
+    the best by whole-file BM25 (`whole`, best first) of those not shown above it: its
+    best frame moves up to where that place's file began."""
+    first: dict[str, int] = {}
+    for i, c in enumerate(out):
+        first.setdefault(c.node.path, i)
+    shown = list(first)
+    if len(shown) <= w.whole_file_place:
+        return
+    above = set(shown[: w.whole_file_place])
+    best = next((path for path in whole if path not in above), None)
+    if best is not None:
+        _lift(out, first[best], first[shown[w.whole_file_place]], "the best whole-file match", trace)
+
+
 def _lift(out: list[Candidate], at: int, place: int, what: str, trace: Trace | None) -> None:
     """Move out[at] up to `place` (not down), at the score of the frame it then follows,
     so scores still read best first."""

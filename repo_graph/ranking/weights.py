@@ -107,6 +107,7 @@ class Weights:
     question_doc_place: int = 2  # a how-to question's best guide section is placed no lower (0-based) [guide]
     question_doc_min: float = 0.5  # of the best match: the guide must match this well [guide]
     change_test_place: int = 4  # an unanchored change: its best file's test placed no lower (0: off) [change-test-twin]
+    whole_file_place: int = 3  # a change, no history: its file at this place is file BM25's best (0: off) [whole-file]
 
 
 DEFAULT = Weights()
