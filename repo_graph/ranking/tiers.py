@@ -109,9 +109,8 @@ def lift_tested_twin(out: list[Candidate], reads: IndexReads, w: Weights, trace:
 
 def place_best_whole_file(out: list[Candidate], whole: list[str], w: Weights, trace: Trace | None = None) -> None:
     """[whole-file] An unanchored change's file at place w.whole_file_place (0-based), in
-    an index without history, is
-    the best by whole-file BM25 (`whole`, best first) of those not shown above it: its
-    best frame moves up to where that place's file began."""
+    an index without history, is the best by whole-file BM25 (`whole`, best first) of
+    those not shown above it: its best frame moves up to where that place's file began."""
     first: dict[str, int] = {}
     for i, c in enumerate(out):
         first.setdefault(c.node.path, i)
