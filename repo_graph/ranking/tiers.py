@@ -111,9 +111,7 @@ def place_best_whole_file(out: list[Candidate], whole: list[str], w: Weights, tr
     """[whole-file] An unanchored change's file at place w.whole_file_place (0-based), in
     an index without history, is the best by whole-file BM25 (`whole`, best first) of
     those not shown above it: its best frame moves up to where that place's file began."""
-    first: dict[str, int] = {}
-    for i, c in enumerate(out):
-        first.setdefault(c.node.path, i)
+    first = _first_places(out)
     shown = list(first)
     if len(shown) <= w.whole_file_place:
         return
@@ -121,6 +119,14 @@ def place_best_whole_file(out: list[Candidate], whole: list[str], w: Weights, tr
     best = next((path for path in whole if path not in above), None)
     if best is not None:
         _lift(out, first[best], first[shown[w.whole_file_place]], "the best whole-file match", trace)
+
+
+def _first_places(frames: list[Candidate]) -> dict[str, int]:
+    """path -> the place of its first frame, files in the order they first show."""
+    first: dict[str, int] = {}
+    for i, c in enumerate(frames):
+        first.setdefault(c.node.path, i)
+    return first
 
 
 def _lift(out: list[Candidate], at: int, place: int, what: str, trace: Trace | None) -> None:
@@ -195,9 +201,7 @@ def _file_slots(lower: list[Candidate], shown: set[str], votes: dict[str, float]
     """path -> the place its first frame takes: the files' first places, re-dealt by
     votes. A file the anchored tier shows already keeps its place: its votes are for
     the frame shown there, not for the weaker ones left to this tier."""
-    first_at: dict[str, int] = {}
-    for i, c in enumerate(lower):
-        first_at.setdefault(c.node.path, i)
+    first_at = _first_places(lower)
     slot_of = {path: at for path, at in first_at.items() if path in shown}
     free = [path for path in first_at if path not in shown]
     slots = sorted(first_at[path] for path in free)
