@@ -44,12 +44,16 @@ def _db(home: Path) -> Path:
 # -- 3. every answer whole ----------------------------------------------------------------
 
 
-def test_write_all_puts_every_byte_of_a_large_line_through_a_slow_pipe_while_children_exit():
+@pytest.mark.parametrize("blocking", [True, False], ids=["blocking", "non-blocking"])
+def test_write_all_puts_every_byte_of_a_large_line_through_a_slow_pipe_while_children_exit(blocking):
     """The way it broke: a reader that takes little per read, another thread starting
-    subprocesses (their exits interrupt a blocked write), lines far over a pipe's size."""
+    subprocesses (their exits interrupt a blocked write), lines far over a pipe's size.
+    A descriptor a parent left non-blocking takes part of every such line, every time:
+    the short write the blocking case meets only when a signal lands mid-write."""
     from repo_graph.transports.stdio import write_all
 
     read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, blocking)
     stop = threading.Event()
 
     def spawn():
